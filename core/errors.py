@@ -1,0 +1,36 @@
+"""Errors a user can act on, kept apart from bugs.
+
+Every exception that reaches a person (CLI or GUI) derives from :class:`GrammarLensError` and
+carries a one-line ``message`` plus a ``hint`` saying what to do about it.  Anything else that
+escapes is a bug in GrammarLens and is reported as such (the split qutebrowser makes between
+``KnownError`` and ``BugError``).
+"""
+
+from __future__ import annotations
+
+
+class GrammarLensError(Exception):
+    """A problem with the user's input or environment, with advice on how to fix it."""
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return f"{self.message}\n{self.hint}" if self.hint else self.message
+
+
+class PdfError(GrammarLensError):
+    """The PDF cannot be read as a grammar (encrypted, broken, scanned, not a PDF...)."""
+
+
+class ProjectError(GrammarLensError):
+    """The project file cannot be used (not ours, corrupt, locked, read-only, too new...)."""
+
+
+class Cancelled(GrammarLensError):
+    """Long work stopped because the user asked it to; nothing half-done was kept."""
+
+    def __init__(self, message: str = "Cancelled.") -> None:
+        super().__init__(message)

@@ -1,0 +1,67 @@
+"""Schema 1: the language, grammar documents, their pages and paragraphs (with FTS5)."""
+
+from __future__ import annotations
+
+import sqlite_utils
+
+
+def migrate(db: sqlite_utils.Database) -> None:
+    db["meta"].create({"key": str, "value": str}, pk="key")
+    db["language"].create(
+        {"id": int, "name": str, "glottocode": str, "source": str},
+        pk="id",
+        not_null={"name", "source"},
+    )
+    db["documents"].create(
+        {
+            "id": int,
+            "sha256": str,
+            "file_name": str,
+            "path": str,
+            "title": str,
+            "page_count": int,
+            "label_source": str,
+            "pdf_page_of_printed_1": int,
+            "bibtex": str,
+            "ingested_at": str,
+            "seconds": float,
+        },
+        pk="id",
+        not_null={"sha256", "file_name", "page_count", "label_source"},
+    )
+    db["documents"].create_index(["sha256"], unique=True)
+    db["pages"].create(
+        {
+            "document_id": int,
+            "pdf_page": int,
+            "page_label": str,
+            "label_source": str,
+            "width": float,
+            "height": float,
+            "chars": int,
+        },
+        pk=("document_id", "pdf_page"),
+        foreign_keys=[("document_id", "documents", "id")],
+        not_null={"page_label", "label_source"},
+    )
+    db["paragraphs"].create(
+        {
+            "id": int,
+            "document_id": int,
+            "seq": int,
+            "pdf_page": int,
+            "page_label": str,
+            "label_source": str,
+            "section": str,
+            "kind": str,
+            "example_number": str,
+            "text": str,
+            "rects": str,  # JSON [[pdf_page, x0, y0, x1, y1], ...]
+        },
+        pk="id",
+        foreign_keys=[("document_id", "documents", "id")],
+        not_null={"document_id", "seq", "pdf_page", "page_label", "kind", "text", "rects"},
+    )
+    db["paragraphs"].create_index(["document_id", "seq"], unique=True)
+    db["paragraphs"].create_index(["document_id", "pdf_page"])
+    db["paragraphs"].enable_fts(["text", "section"], fts_version="FTS5", create_triggers=True, tokenize="unicode61 remove_diacritics 2")

@@ -1,0 +1,88 @@
+"""Typed reads and writes of documents, pages, paragraphs and the project's language.
+
+Rows become :mod:`core.models` dataclasses here and nowhere else, so the rest of the code
+never sees SQL column names.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Iterable, Sequence
+
+from core.models import Document, LabelSource, Language, Paragraph, ParagraphKind, Rect
+from core.store.database import ProjectDatabase
+
+
+def get_language(project: ProjectDatabase) -> Language | None:
+    row = project.conn.execute("SELECT name, glottocode, source FROM language WHERE id = 1").fetchone()
+    return Language(name=row[0], glottocode=row[1], source=row[2]) if row else None
+
+
+def set_language(project: ProjectDatabase, language: Language) -> None:
+    with project.transaction():
+        project.conn.execute(
+            "INSERT INTO language (id, name, glottocode, source) VALUES (1, ?, ?, ?) "
+            "ON CONFLICT(id) DO UPDATE SET name = excluded.name, glottocode = excluded.glottocode, "
+            "source = excluded.source",
+            (language.name, language.glottocode, language.source),
+        )
+
+
+def list_documents(project: ProjectDatabase) -> list[Document]:
+    rows = project.conn.execute(
+        "SELECT id, sha256, file_name, path, title, page_count, label_source, pdf_page_of_printed_1 "
+        "FROM documents ORDER BY id"
+    ).fetchall()
+    return [
+        Document(
+            id=r[0], sha256=r[1], file_name=r[2], path=r[3] or "", title=r[4] or "", page_count=r[5],
+            label_source=LabelSource(r[6]), pdf_page_of_printed_1=r[7],
+        )
+        for r in rows
+    ]
+
+
+def find_document_by_sha256(project: ProjectDatabase, sha256: str) -> Document | None:
+    return next((d for d in list_documents(project) if d.sha256 == sha256), None)
+
+
+_PARAGRAPH_COLUMNS = "id, document_id, seq, pdf_page, page_label, label_source, section, kind, text, rects, example_number"
+
+
+def _paragraph_from_row(row: Sequence) -> Paragraph:
+    return Paragraph(
+        id=row[0], document_id=row[1], seq=row[2], pdf_page=row[3], page_label=row[4],
+        label_source=LabelSource(row[5]), section=row[6] or "", kind=ParagraphKind(row[7]), text=row[8],
+        rects=tuple(Rect(int(r[0]), r[1], r[2], r[3], r[4]) for r in json.loads(row[9])),
+        example_number=row[10],
+    )
+
+
+def list_paragraphs(project: ProjectDatabase, document_id: int | None = None) -> list[Paragraph]:
+    """All paragraphs in reading order (of one document, or of every document in the project)."""
+    if document_id is None:
+        rows = project.conn.execute(f"SELECT {_PARAGRAPH_COLUMNS} FROM paragraphs ORDER BY document_id, seq")
+    else:
+        rows = project.conn.execute(
+            f"SELECT {_PARAGRAPH_COLUMNS} FROM paragraphs WHERE document_id = ? ORDER BY seq", (document_id,)
+        )
+    return [_paragraph_from_row(r) for r in rows.fetchall()]
+
+
+def get_paragraphs(project: ProjectDatabase, ids: Iterable[int]) -> list[Paragraph]:
+    """Paragraphs by id, in the order the ids were given (unknown ids are skipped)."""
+    wanted = list(ids)
+    if not wanted:
+        return []
+    marks = ",".join("?" * len(wanted))
+    rows = project.conn.execute(f"SELECT {_PARAGRAPH_COLUMNS} FROM paragraphs WHERE id IN ({marks})", wanted)
+    by_id = {r[0]: _paragraph_from_row(r) for r in rows.fetchall()}
+    return [by_id[i] for i in wanted if i in by_id]
+
+
+def page_labels(project: ProjectDatabase, document_id: int) -> dict[int, str]:
+    """1-based PDF page -> printed page label, for page navigation."""
+    rows = project.conn.execute(
+        "SELECT pdf_page, page_label FROM pages WHERE document_id = ? ORDER BY pdf_page", (document_id,)
+    )
+    return {r[0]: r[1] for r in rows.fetchall()}

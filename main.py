@@ -1,0 +1,23 @@
+"""GrammarLens entry point: the desktop app without arguments, the CLI with them.
+
+This file only dispatches; the GUI lives in ``gui/`` and the commands in ``cli/``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if not args or args[0] in ("gui", "open"):
+        from gui.app import run_app
+
+        return run_app(args[1:])
+    from cli import main as cli_main
+
+    return cli_main(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,23 @@
+"""Test-wide setup: headless Qt, offline models, paths to ../shared, shared fixtures.
+
+Fixture modules are ``tests/fixtures_*.py``; they are loaded as pytest plugins so that each
+area (ingestion, LLM server, GUI...) keeps its fixtures in a file of its own.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+pytest_plugins = sorted(
+    f"tests.{p.stem}" for p in Path(__file__).parent.glob("fixtures_*.py")
+)

@@ -1,0 +1,60 @@
+"""The house rules that keep GrammarLens layered: core/ is Qt-free, main.py only dispatches."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+QT_MODULES = {"PySide6", "PyQt5", "PyQt6", "shiboken6"}
+
+
+def _imported_roots(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    roots: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            roots.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            roots.add(node.module.split(".")[0])
+    return roots
+
+
+def test_core_and_cli_never_import_qt() -> None:
+    offenders = [
+        f"{p.relative_to(REPO)} imports {sorted(_imported_roots(p) & QT_MODULES)}"
+        for folder in ("core", "cli")
+        for p in (REPO / folder).rglob("*.py")
+        if _imported_roots(p) & QT_MODULES
+    ]
+    assert offenders == []
+
+
+def test_core_imports_no_gui_package() -> None:
+    offenders = [str(p.relative_to(REPO)) for p in (REPO / "core").rglob("*.py") if "gui" in _imported_roots(p)]
+    assert offenders == []
+
+
+def test_importing_every_core_module_loads_no_qt() -> None:
+    """Import all of core/ in a fresh interpreter and check that Qt never got loaded."""
+    modules = sorted(
+        ".".join(p.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__")
+        for p in (REPO / "core").rglob("*.py")
+    )
+    code = (
+        "import importlib, sys\n"
+        f"for m in {modules!r}: importlib.import_module(m)\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in {'PySide6','shiboken6'}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_main_only_dispatches() -> None:
+    """main.py holds no logic: only imports of gui/cli and a dispatch function."""
+    tree = ast.parse((REPO / "main.py").read_text(encoding="utf-8"))
+    functions = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
+    assert functions == ["main"]
+    assert len((REPO / "main.py").read_text(encoding="utf-8").splitlines()) < 40
