@@ -86,3 +86,51 @@ def page_labels(project: ProjectDatabase, document_id: int) -> dict[int, str]:
         "SELECT pdf_page, page_label FROM pages WHERE document_id = ? ORDER BY pdf_page", (document_id,)
     )
     return {r[0]: r[1] for r in rows.fetchall()}
+
+
+def insert_document(
+    project: ProjectDatabase,
+    *,
+    sha256: str,
+    file_name: str,
+    path: str,
+    title: str,
+    page_count: int,
+    label_source: LabelSource,
+    pdf_page_of_printed_1: int | None,
+    pages: Sequence[tuple[int, str, LabelSource, float, float, int]],
+    paragraphs: Sequence[Paragraph],
+    seconds: float = 0.0,
+    bibtex: str = "",
+) -> int:
+    """Store one ingested document with its pages and paragraphs in a single transaction.
+
+    ``pages`` holds ``(pdf_page, page_label, label_source, width, height, chars)``; the
+    ``id``/``document_id`` of the given paragraphs are ignored and assigned here.  Either all
+    of it lands or nothing does, so a crash mid-ingest leaves no half document behind.
+    """
+    from datetime import datetime, timezone
+
+    with project.transaction():
+        cur = project.conn.execute(
+            "INSERT INTO documents (sha256, file_name, path, title, page_count, label_source, "
+            "pdf_page_of_printed_1, bibtex, ingested_at, seconds) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (sha256, file_name, path, title, page_count, label_source.value, pdf_page_of_printed_1, bibtex,
+             datetime.now(timezone.utc).isoformat(timespec="seconds"), seconds),
+        )
+        document_id = int(cur.lastrowid)
+        project.conn.executemany(
+            "INSERT INTO pages (document_id, pdf_page, page_label, label_source, width, height, chars) "
+            "VALUES (?,?,?,?,?,?,?)",
+            [(document_id, p[0], p[1], p[2].value, p[3], p[4], p[5]) for p in pages],
+        )
+        project.conn.executemany(
+            "INSERT INTO paragraphs (document_id, seq, pdf_page, page_label, label_source, section, kind, "
+            "example_number, text, rects) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            [
+                (document_id, seq, p.pdf_page, p.page_label, p.label_source.value, p.section, p.kind.value,
+                 p.example_number, p.text, json.dumps([r.as_list() for r in p.rects]))
+                for seq, p in enumerate(paragraphs)
+            ],
+        )
+    return document_id
