@@ -1,0 +1,100 @@
+"""Starting the desktop app: the QApplication, the window, and which project to show first.
+
+With no argument the app opens the last project; on a first run it builds the demo project
+(a generated sample grammar of an invented language, see :mod:`core.demo`) and shows WALS 81A
+on it, so a newcomer sees retrieval and highlights at once, with no key and no download.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QApplication
+
+from core.store import PROJECT_SUFFIX, open_project
+from core.store import repository
+from gui import projects
+
+APP_NAME = "GrammarLens"
+DEMO_FEATURE = "81A"
+
+
+def make_application(argv: list[str] | None = None) -> QApplication:
+    """The QApplication (created once), named so QSettings and data folders land in one place."""
+    app = QApplication.instance()
+    if app is None:
+        QGuiApplication.setHighDpiScaleFactorRoundingPolicy(Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
+        app = QApplication([sys.argv[0], *(argv or [])])
+    app.setOrganizationName(APP_NAME)
+    app.setApplicationName(APP_NAME)
+    app.setApplicationDisplayName(APP_NAME)
+    return app  # type: ignore[return-value]
+
+
+def demo_ready(path: Path) -> bool:
+    """True when the demo project exists and holds its grammar (whose PDF is still there)."""
+    if not path.exists():
+        return False
+    try:
+        with open_project(path) as project:
+            documents = repository.list_documents(project)
+    except Exception:  # noqa: BLE001 - a broken demo is rebuilt, never shown
+        return False
+    return bool(documents) and all(Path(d.path).exists() for d in documents)
+
+
+def build_demo_project(folder: Path | None = None) -> Path:
+    """Generate the sample grammar and ingest it into a fresh demo project; returns the project path.
+
+    Takes well under a second (a nine-page PDF), so the first start does it before showing the window.
+    """
+    from core.demo import DEMO_FILE_NAME, DEMO_LANGUAGE, write_demo_grammar
+    from core.ingest import ingest_pdf
+    from core.store import create_project
+
+    target = (folder / projects.DEMO_PROJECT_NAME) if folder else projects.demo_project_path()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{target}{suffix}").unlink(missing_ok=True)
+    pdf = write_demo_grammar(target.parent / DEMO_FILE_NAME)
+    with create_project(target) as project:
+        ingest_pdf(project, pdf, language=DEMO_LANGUAGE)
+    return target
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="grammarlens", description="Open the GrammarLens desktop app.")
+    parser.add_argument("path", nargs="?", help=f"a project ({PROJECT_SUFFIX}) to open, or a grammar PDF to ingest")
+    parser.add_argument("--demo", action="store_true", help="open the demo project (rebuilt if missing)")
+    return parser.parse_args(argv)
+
+
+def run_app(argv: list[str]) -> int:
+    """Open the main window and run the event loop; returns the exit code."""
+    args = parse_args(argv)
+    app = make_application()
+    from gui.main_window import MainWindow
+
+    store = QSettings()
+    window = MainWindow(store)
+    window.show()
+    if args.path:
+        path = Path(args.path).expanduser()
+        if path.suffix.lower() == ".pdf":
+            window.ingest_pdf(path)
+        else:
+            window.open_project(path)
+    else:
+        last = None if args.demo else projects.startup_project(store)
+        if last is None:
+            demo = projects.demo_project_path()
+            if not demo_ready(demo):
+                demo = build_demo_project()
+            window.open_project(demo, feature=DEMO_FEATURE)  # first run: show 81A at once
+        else:
+            window.open_project(last)
+    return int(app.exec())

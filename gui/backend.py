@@ -1,0 +1,117 @@
+"""The jobs the GUI runs in workers, each a plain function over core.
+
+Why a module of its own: widgets should not know how core's pieces fit together, and these
+functions are what the workers run, so each opens its own project connection (SQLite
+connections never cross threads) and takes a :class:`core.progress.Progress`.  Nothing here
+imports Qt widgets.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+from core.progress import Progress
+from core.store import open_project
+from gui.settings import PROVIDER_COMPATIBLE, AppSettings, session_key_env
+
+CLASSIFY_CONFIG = "rag"  # the paper's retrieval-augmented configuration
+
+
+def _only_known(cls: type, values: dict[str, Any]) -> dict[str, Any]:
+    """Keep the keys that ``cls`` (a dataclass) has, so a renamed field degrades to its default."""
+    names = {f.name for f in dataclasses.fields(cls)}
+    return {k: v for k, v in values.items() if k in names}
+
+
+def llm_settings(settings: AppSettings) -> Any:
+    from core.llm import LlmSettings
+
+    compatible = settings.provider == PROVIDER_COMPATIBLE
+    values: dict[str, Any] = {
+        "model": settings.model,
+        "base_url": settings.base_url.strip() or None if compatible else None,
+        "temperature": settings.temperature,
+        "timeout_s": settings.request_timeout_s,
+        "keyring_user": settings.key_account,
+    }
+    env = session_key_env(settings)
+    if env:
+        values["api_key_env"] = env
+    return LlmSettings(**_only_known(LlmSettings, values))
+
+
+def retrieval_settings(settings: AppSettings) -> Any:
+    from core.retrieval import RetrievalSettings
+
+    values: dict[str, Any] = {
+        "bm25_top_k": settings.bm25_top_k,
+        "bm25_k": settings.bm25_top_k,
+        "top_k": settings.rerank_top_k,
+        "rerank_top_k": settings.rerank_top_k,
+        "reranker": settings.reranker_model or None,
+        "reranker_model": settings.reranker_model or None,
+        "device": settings.reranker_device,
+        "reranker_device": settings.reranker_device,
+        "token_budget": settings.evidence_token_budget,
+        "evidence_token_budget": settings.evidence_token_budget,
+        "evidence_tokens": settings.evidence_token_budget,
+    }
+    return RetrievalSettings(**_only_known(RetrievalSettings, values))
+
+
+def load_catalog(progress: Progress) -> Any:
+    from core.catalog import load_catalog as _load
+
+    return _load()
+
+
+def ingest(project_path: Path, pdf_path: Path, progress: Progress, language: str | None = None) -> int:
+    from core.ingest import ingest_pdf
+
+    with open_project(project_path, create=True) as project:
+        return ingest_pdf(project, pdf_path, language=language, progress=progress)
+
+
+def retrieve(project_path: Path, feature: Any, settings: AppSettings, progress: Progress) -> list[Any]:
+    from core.retrieval import retrieve as _retrieve
+
+    with open_project(project_path) as project:
+        return list(_retrieve(project, feature, retrieval_settings(settings), progress=progress))
+
+
+def classify(project_path: Path, feature: Any, settings: AppSettings, progress: Progress) -> Any:
+    from core.llm import classify as _classify
+
+    with open_project(project_path) as project:
+        return _classify(
+            project,
+            feature,
+            config=CLASSIFY_CONFIG,
+            llm_settings=llm_settings(settings),
+            retrieval_settings=retrieval_settings(settings),
+            progress=progress,
+        )
+
+
+def test_connection(settings: AppSettings) -> str:
+    from core.llm import test_connection as _test
+
+    result = _test(llm_settings(settings))
+    return str(result) if result else "Connected."
+
+
+def search_pdf(pdf_path: Path, text: str, progress: Progress) -> list[tuple[int, tuple[float, float, float, float]]]:
+    """Every place ``text`` occurs in the PDF, as (1-based page, rect); a job of its own fitz document."""
+    import pymupdf
+
+    hits: list[tuple[int, tuple[float, float, float, float]]] = []
+    with pymupdf.open(pdf_path) as doc:
+        total = doc.page_count
+        for number in range(total):
+            for rect in doc[number].search_for(text):
+                hits.append((number + 1, (rect.x0, rect.y0, rect.x1, rect.y1)))
+            if number % 10 == 0:
+                progress.step(number, total, f"page {number + 1}")
+    return hits

@@ -1,0 +1,360 @@
+"""A PDF viewer for grammars of hundreds of pages: lazy rendering, zoom and highlight overlays.
+
+Why not render everything: a 770-page grammar would take many seconds and gigabytes.  The
+scene holds one cheap white placeholder per page (sizes come from the PDF's page boxes, which
+MuPDF reads without parsing content); only pages that become visible are rendered, one per
+event-loop turn so scrolling never blocks, and a small LRU keeps recent pixmaps.
+
+The scene works in PDF points with the origin at each page's top left, the same space as
+:class:`core.models.Rect`, so highlight rectangles need no conversion.  Zoom is a view
+transform; pixmaps are rendered at ``zoom x devicePixelRatio`` and scaled back, so text stays
+sharp on high-DPI screens.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+
+import pymupdf
+from PySide6.QtCore import QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPen, QPixmap
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsPixmapItem,
+    QGraphicsRectItem,
+    QGraphicsScene,
+    QGraphicsView,
+    QWidget,
+)
+
+from core.errors import PdfError
+from core.models import Rect
+
+PAGE_GAP = 12.0
+MIN_ZOOM, MAX_ZOOM = 0.25, 6.0
+CACHE_PAGES = 16
+
+EVIDENCE_COLOUR = QColor(255, 210, 0, 90)  # amber: a retrieved paragraph
+CITED_COLOUR = QColor(0, 170, 140, 90)  # teal: a paragraph the model cited for its value
+SEARCH_COLOUR = QColor(80, 140, 255, 100)  # blue: a text-search hit
+SELECTED_PEN = QColor(200, 60, 0)
+
+
+@dataclass(frozen=True)
+class Highlight:
+    """A set of rectangles drawn in one colour, e.g. the rects of one paragraph."""
+
+    rects: tuple[Rect, ...]
+    kind: str  # "evidence", "cited", "search"
+    key: object = None  # what it belongs to (a paragraph id), so it can be selected
+
+
+_COLOURS = {"evidence": EVIDENCE_COLOUR, "cited": CITED_COLOUR, "search": SEARCH_COLOUR}
+
+
+def open_pdf(path: str | Path) -> pymupdf.Document:
+    """Open a PDF for viewing, turning MuPDF's failures into a :class:`PdfError` a person can act on."""
+    target = Path(path)
+    if not target.exists():
+        raise PdfError(f"The PDF {target} is missing.", "It was moved or deleted; put it back or re-ingest it.")
+    try:
+        doc = pymupdf.open(target)
+    except Exception as exc:  # MuPDF raises several types for damaged files
+        raise PdfError(f"{target.name} cannot be opened as a PDF ({exc}).",
+                       "The file is damaged or not a PDF. Try another copy of the grammar.") from exc
+    if doc.needs_pass:
+        doc.close()
+        raise PdfError(f"{target.name} is password-protected.", "Save an unprotected copy and open that.")
+    if doc.page_count == 0:
+        doc.close()
+        raise PdfError(f"{target.name} has no pages.", "The file is damaged or empty. Try another copy.")
+    return doc
+
+
+class PdfView(QGraphicsView):
+    """Shows one PDF as a vertical strip of pages."""
+
+    pageChanged = Signal(int)  # 1-based PDF page at the top of the view
+    zoomChanged = Signal(float)
+    pageRendered = Signal(int)  # 1-based PDF page whose pixmap just arrived (used by tests and the bench)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAccessibleName("PDF page view")
+        self.setScene(QGraphicsScene(self))
+        self.setBackgroundBrush(QColor(96, 99, 104))
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.SmoothPixmapTransform)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+        self.doc: pymupdf.Document | None = None
+        self.path: Path | None = None
+        self.zoom = 1.0
+        self._tops: list[float] = []
+        self._sizes: list[tuple[float, float]] = []
+        self._page_items: list[QGraphicsRectItem] = []
+        self._pixmap_items: dict[int, QGraphicsPixmapItem] = {}
+        self._cache: OrderedDict[tuple[int, float], QPixmap] = OrderedDict()
+        self._queue: list[int] = []
+        self._highlight_items: list[QGraphicsRectItem] = []
+        self._selected_items: list[QGraphicsRectItem] = []
+        self._current_page = 0
+        self._render_timer = QTimer(self)
+        self._render_timer.setSingleShot(True)
+        self._render_timer.setInterval(0)
+        self._render_timer.timeout.connect(self._render_next)
+        self.verticalScrollBar().valueChanged.connect(self._on_scrolled)
+
+    # --- document ---------------------------------------------------------------------
+    def load(self, path: str | Path) -> None:
+        """Show ``path``; raises :class:`PdfError` when it cannot be opened."""
+        doc = open_pdf(path)
+        self.close_document()
+        self.doc, self.path = doc, Path(path)
+        scene = self.scene()
+        y = PAGE_GAP
+        for number in range(doc.page_count):
+            box = doc.page_cropbox(number)
+            width, height = box.width, box.height
+            item = QGraphicsRectItem(0, 0, width, height)
+            item.setPos(0, y)
+            item.setBrush(QBrush(Qt.GlobalColor.white))
+            item.setPen(QPen(Qt.PenStyle.NoPen))
+            scene.addItem(item)
+            self._page_items.append(item)
+            self._tops.append(y)
+            self._sizes.append((width, height))
+            y += height + PAGE_GAP
+        max_w = max(w for w, _ in self._sizes)
+        for item, (w, _) in zip(self._page_items, self._sizes):
+            item.setX((max_w - w) / 2)
+        scene.setSceneRect(QRectF(-PAGE_GAP, 0, max_w + 2 * PAGE_GAP, y))
+        self._apply_zoom(self.zoom)
+        self.verticalScrollBar().setValue(0)
+        self._current_page = 0
+        self._on_scrolled()
+
+    def close_document(self) -> None:
+        self._render_timer.stop()
+        self.scene().clear()
+        self._page_items.clear()
+        self._pixmap_items.clear()
+        self._highlight_items.clear()
+        self._selected_items.clear()
+        self._tops.clear()
+        self._sizes.clear()
+        self._cache.clear()
+        self._queue.clear()
+        if self.doc is not None:
+            self.doc.close()
+        self.doc, self.path = None, None
+
+    @property
+    def page_count(self) -> int:
+        return len(self._page_items)
+
+    @property
+    def current_page(self) -> int:
+        """1-based PDF page at the top of the view (0 without a document)."""
+        return self._current_page
+
+    def is_rendered(self, pdf_page: int) -> bool:
+        return (pdf_page - 1) in self._pixmap_items
+
+    # --- navigation and zoom -----------------------------------------------------------
+    def go_to_page(self, pdf_page: int, y: float = 0.0, *, center: bool = False) -> None:
+        """Scroll so that point ``y`` (PDF points) of ``pdf_page`` is at the top (or centre)."""
+        if not self._page_items:
+            return
+        index = min(max(pdf_page, 1), self.page_count) - 1
+        item = self._page_items[index]
+        target = item.mapToScene(0, y)
+        if center:
+            self.centerOn(target.x() + self._sizes[index][0] / 2, target.y())
+        else:
+            margin = 24 / self.zoom
+            self.verticalScrollBar().setValue(int(self.transform().map(target).y() - margin * self.zoom))
+        self._on_scrolled()
+
+    def set_zoom(self, zoom: float) -> None:
+        zoom = min(max(zoom, MIN_ZOOM), MAX_ZOOM)
+        if abs(zoom - self.zoom) < 1e-3:
+            return
+        page, offset = self._anchor()
+        self._apply_zoom(zoom)
+        if page:
+            self.go_to_page(page, offset)
+        self.zoomChanged.emit(zoom)
+
+    def zoom_in(self) -> None:
+        self.set_zoom(self.zoom * 1.2)
+
+    def zoom_out(self) -> None:
+        self.set_zoom(self.zoom / 1.2)
+
+    def fit_width(self) -> None:
+        if self._sizes:
+            widest = max(w for w, _ in self._sizes) + 2 * PAGE_GAP
+            self.set_zoom(max(self.viewport().width() - 4, 50) / widest)
+
+    def _anchor(self) -> tuple[int, float]:
+        if not self._page_items:
+            return 0, 0.0
+        top = self.mapToScene(0, 0).y()
+        index = self._index_at(top)
+        return index + 1, max(0.0, top - self._tops[index] + 24 / self.zoom)
+
+    def _apply_zoom(self, zoom: float) -> None:
+        self.zoom = zoom
+        self.resetTransform()
+        self.scale(zoom, zoom)
+        for index, item in list(self._pixmap_items.items()):
+            self.scene().removeItem(item)
+        self._pixmap_items.clear()
+        self._schedule_visible()
+
+    def wheelEvent(self, event) -> None:  # noqa: N802 - Qt naming
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            self.zoom_in() if event.angleDelta().y() > 0 else self.zoom_out()
+            event.accept()
+            return
+        super().wheelEvent(event)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._schedule_visible()
+
+    # --- lazy rendering ---------------------------------------------------------------
+    def _index_at(self, scene_y: float) -> int:
+        return max(0, bisect.bisect_right(self._tops, scene_y) - 1)
+
+    def visible_pages(self) -> list[int]:
+        """0-based indexes of the pages that intersect the viewport."""
+        if not self._page_items:
+            return []
+        area = self.mapToScene(self.viewport().rect()).boundingRect()
+        first = self._index_at(area.top())
+        last = self._index_at(area.bottom())
+        return list(range(first, min(last, self.page_count - 1) + 1))
+
+    def _on_scrolled(self, *_: object) -> None:
+        if not self._page_items:
+            return
+        top = self.mapToScene(0, 0).y() + 30 / self.zoom
+        page = self._index_at(top) + 1
+        if page != self._current_page:
+            self._current_page = page
+            self.pageChanged.emit(page)
+        self._schedule_visible()
+
+    def _schedule_visible(self) -> None:
+        visible = self.visible_pages()
+        if not visible:
+            return
+        wanted = visible + [i for i in (visible[-1] + 1, visible[0] - 1) if 0 <= i < self.page_count]
+        self._queue = [i for i in wanted if i not in self._pixmap_items]
+        if self._queue:
+            self._render_timer.start()
+
+    def _render_scale(self) -> float:
+        return self.zoom * self.devicePixelRatioF()
+
+    def _render_next(self) -> None:
+        """Render one queued page, then yield to the event loop before the next."""
+        if not self._queue or self.doc is None:
+            return
+        index = self._queue.pop(0)
+        if index not in self._pixmap_items:
+            scale = self._render_scale()
+            pixmap = self._pixmap(index, scale)
+            item = QGraphicsPixmapItem(pixmap, self._page_items[index])
+            item.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
+            item.setScale(1.0 / scale)
+            item.setZValue(0)
+            self._pixmap_items[index] = item
+            self._drop_far_pixmaps()
+            self.pageRendered.emit(index + 1)
+        if self._queue:
+            self._render_timer.start()
+
+    def _pixmap(self, index: int, scale: float) -> QPixmap:
+        key = (index, round(scale, 3))
+        if key in self._cache:
+            self._cache.move_to_end(key)
+            return self._cache[key]
+        assert self.doc is not None
+        pix = self.doc[index].get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False)
+        image = QImage(pix.samples, pix.width, pix.height, pix.stride, QImage.Format.Format_RGB888).copy()
+        pixmap = QPixmap.fromImage(image)
+        self._cache[key] = pixmap
+        while len(self._cache) > CACHE_PAGES:
+            self._cache.popitem(last=False)
+        return pixmap
+
+    def _drop_far_pixmaps(self) -> None:
+        """Keep memory flat on long grammars: forget pixmap items far from the viewport."""
+        if len(self._pixmap_items) <= CACHE_PAGES:
+            return
+        visible = self.visible_pages() or [0]
+        centre = visible[len(visible) // 2]
+        for index in sorted(self._pixmap_items, key=lambda i: -abs(i - centre))[: len(self._pixmap_items) - CACHE_PAGES]:
+            self.scene().removeItem(self._pixmap_items.pop(index))
+
+    # --- highlights -------------------------------------------------------------------
+    def set_highlights(self, highlights: list[Highlight]) -> None:
+        """Replace every overlay (evidence, cited and search colours)."""
+        for item in self._highlight_items + self._selected_items:
+            if item.scene() is not None:
+                self.scene().removeItem(item)
+        self._highlight_items.clear()
+        self._selected_items.clear()
+        for highlight in highlights:
+            colour = _COLOURS.get(highlight.kind, EVIDENCE_COLOUR)
+            for rect in highlight.rects:
+                item = self._rect_item(rect, QBrush(colour), QPen(Qt.PenStyle.NoPen), z=1)
+                if item is not None:
+                    item.setData(0, highlight.kind)
+                    item.setData(1, highlight.key)
+                    self._highlight_items.append(item)
+
+    def highlight_items(self) -> list[QGraphicsRectItem]:
+        return list(self._highlight_items)
+
+    def selected_items(self) -> list[QGraphicsRectItem]:
+        return list(self._selected_items)
+
+    def show_rects(self, rects: tuple[Rect, ...]) -> None:
+        """Scroll to the first rectangle and outline all of them (the selected paragraph)."""
+        for item in self._selected_items:
+            if item.scene() is not None:
+                self.scene().removeItem(item)
+        self._selected_items.clear()
+        pen = QPen(SELECTED_PEN)
+        pen.setWidthF(2.0)
+        pen.setCosmetic(True)
+        for rect in rects:
+            item = self._rect_item(rect, QBrush(Qt.BrushStyle.NoBrush), pen, z=2, pad=2.0)
+            if item is not None:
+                self._selected_items.append(item)
+        if rects:
+            first = min(rects, key=lambda r: (r.pdf_page, r.y0))
+            self.go_to_page(first.pdf_page, max(0.0, first.y0 - 36))
+
+    def _rect_item(self, rect: Rect, brush: QBrush, pen: QPen, *, z: float, pad: float = 0.0) -> QGraphicsRectItem | None:
+        if not 1 <= rect.pdf_page <= self.page_count:
+            return None
+        parent = self._page_items[rect.pdf_page - 1]
+        item = QGraphicsRectItem(rect.x0 - pad, rect.y0 - pad, rect.x1 - rect.x0 + 2 * pad, rect.y1 - rect.y0 + 2 * pad, parent)
+        item.setBrush(brush)
+        item.setPen(pen)
+        item.setZValue(z)
+        item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, False)
+        return item
+
+    def page_item_rect_in_view(self, pdf_page: int) -> QRectF:
+        """Where a page currently lies in viewport coordinates (tests check highlights are on screen)."""
+        item = self._page_items[pdf_page - 1]
+        return self.mapFromScene(item.sceneBoundingRect()).boundingRect().toRectF()

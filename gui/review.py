@@ -1,0 +1,115 @@
+"""What the prediction panel shows about a classification, and the reviewer's actions on it.
+
+A thin layer over :mod:`core.llm` (classifications and reviews are stored there); it turns a
+``Classification`` into the few strings and ids the widgets need, so widgets never read core
+records field by field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.store import ProjectDatabase
+from core.store import repository
+
+
+@dataclass(frozen=True)
+class ClassificationView:
+    value: str | None
+    reasoning: str
+    meta: str
+    cited_ids: tuple[int, ...]
+    evidence_hits: list[Any] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class EvidenceHit:
+    """A stored evidence paragraph shaped like a retrieval hit, so the evidence model shows both alike."""
+
+    rank: int
+    score: float
+    paragraph: Any
+    signals: dict = field(default_factory=dict)
+
+
+def latest_classification(project: ProjectDatabase, feature_id: str) -> Any | None:
+    """The newest stored classification of ``feature_id`` in this project (None when never classified)."""
+    import sqlite3
+
+    from core.llm import list_classifications
+
+    try:
+        items = list_classifications(project, feature_id=feature_id)
+    except TypeError:
+        items = [c for c in list_classifications(project) if c.feature_id == feature_id]
+    except sqlite3.OperationalError:  # TODO(gui): remove once the classifications migration has landed
+        return None
+    items = [c for c in items if c.feature_id == feature_id]
+    if not items:
+        return None
+    return max(items, key=lambda c: (c.created_at or "", c.id or 0))
+
+
+def describe(result: Any, project: ProjectDatabase | None = None) -> ClassificationView:
+    values = [v.label for v in getattr(result, "values", [])]
+    value = ", ".join(values) if values else "Not enough information"
+    evidence = list(getattr(result, "evidence", []))
+    cited = tuple(e.paragraph_id for e in evidence if e.cited and e.paragraph_id is not None)
+    parts = [getattr(result, "model", "")]
+    tokens = getattr(result, "tokens", 0)
+    if tokens:
+        parts.append(f"{tokens:,} tokens")
+    cost = getattr(result, "cost_usd", None)
+    if cost:
+        parts.append(f"${cost:.4f}")
+    if getattr(result, "cached", False):
+        parts.append("from cache")
+    created = getattr(result, "created_at", "")
+    if created:
+        parts.append(created.replace("T", " ")[:16])
+    problem = getattr(result, "problem", None)
+    if problem:
+        parts.append(problem)
+    for flag in getattr(result, "flags", []) or []:
+        parts.append(f"⚠ {flag.message}")
+    cited_pages = [e.page_label for e in evidence if e.cited]
+    if cited_pages:
+        parts.append("cites p. " + ", ".join(dict.fromkeys(cited_pages)))
+    hits: list[Any] = []
+    if project is not None:
+        hits = evidence_hits(project, evidence)
+    return ClassificationView(value, getattr(result, "reasoning", "") or "", " · ".join(p for p in parts if p), cited, hits)
+
+
+def evidence_hits(project: ProjectDatabase, evidence: list[Any]) -> list[EvidenceHit]:
+    """The paragraphs that were in the prompt, in rank order, as hits for the evidence list."""
+    ids = [e.paragraph_id for e in evidence if e.paragraph_id is not None]
+    by_id = {p.id: p for p in repository.get_paragraphs(project, ids)}
+    ordered = sorted((e for e in evidence if e.paragraph_id in by_id), key=lambda e: e.rank)
+    return [EvidenceHit(e.rank, float(e.score or 0.0), by_id[e.paragraph_id]) for e in ordered]
+
+
+def review_lines(project: ProjectDatabase, classification: Any) -> list[str]:
+    """Reviews of a classification, newest first, as one line each (time, reviewer, what)."""
+    from core.llm import list_reviews
+
+    lines = []
+    for r in sorted(list_reviews(project, classification.id), key=lambda r: (r.created_at, r.id), reverse=True):
+        when = r.created_at.replace("T", " ")[:16]
+        if r.action == "accept":
+            what = "accepted the value"
+        elif r.action == "override":
+            what = f"overrode the value with “{r.label}”"
+        else:
+            what = f"noted: {r.note}"
+        lines.append(f"{when}  {r.reviewer} {what}")
+    return lines
+
+
+def add(project: ProjectDatabase, classification: Any, action: str, *, value: str | None, note: str | None,
+        reviewer: str) -> None:
+    """Store a review; an override names a label of the feature's value set."""
+    from core.llm import add_review
+
+    add_review(project, classification.id, action, value=value, note=note, reviewer=reviewer)

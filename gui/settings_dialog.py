@@ -1,0 +1,207 @@
+"""The settings dialog: which model to ask, how to retrieve, and who reviews.
+
+"Test connection" runs in the worker pool (a slow server must not freeze the dialog) and
+reports the server's answer or a message saying what to fix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gui import backend
+from gui.settings import (
+    PROVIDER_COMPATIBLE,
+    PROVIDER_OPENAI,
+    AppSettings,
+    get_api_key,
+    keyring_available,
+    set_api_key,
+)
+from gui.workers import WorkerPool
+
+
+class SettingsDialog(QDialog):
+    """Edits an :class:`AppSettings`; :meth:`result_settings` returns the edited copy."""
+
+    def __init__(self, settings: AppSettings, pool: WorkerPool, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("GrammarLens settings")
+        self.setAccessibleName("Settings")
+        self.pool = pool
+        self._original = settings
+        self._test_worker = None
+        layout = QVBoxLayout(self)
+
+        llm = QGroupBox("Language model")
+        form = QFormLayout(llm)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.provider = QComboBox()
+        self.provider.addItem("OpenAI", PROVIDER_OPENAI)
+        self.provider.addItem("OpenAI-compatible server (local or hosted)", PROVIDER_COMPATIBLE)
+        self.provider.setAccessibleName("Provider")
+        form.addRow("&Provider:", self.provider)
+        self.base_url = QLineEdit(settings.base_url)
+        self.base_url.setPlaceholderText("http://127.0.0.1:8080/v1  (llama.cpp, Ollama, LM Studio, vLLM…)")
+        self.base_url.setAccessibleName("Server URL")
+        form.addRow("Server &URL:", self.base_url)
+        self.model = QLineEdit(settings.model)
+        self.model.setAccessibleName("Model")
+        form.addRow("&Model:", self.model)
+        self.temperature = QDoubleSpinBox()
+        self.temperature.setRange(0.0, 2.0)
+        self.temperature.setSingleStep(0.1)
+        self.temperature.setValue(settings.temperature)
+        self.temperature.setAccessibleName("Temperature")
+        form.addRow("&Temperature:", self.temperature)
+        key_row = QHBoxLayout()
+        self.api_key = QLineEdit(get_api_key(settings))
+        self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.api_key.setPlaceholderText("sk-…  (not needed for a local server)")
+        self.api_key.setAccessibleName("API key")
+        key_row.addWidget(self.api_key, 1)
+        self.show_key = QPushButton("Show")
+        self.show_key.setCheckable(True)
+        self.show_key.setAccessibleName("Show the API key")
+        self.show_key.toggled.connect(
+            lambda on: self.api_key.setEchoMode(QLineEdit.EchoMode.Normal if on else QLineEdit.EchoMode.Password)
+        )
+        key_row.addWidget(self.show_key)
+        form.addRow("API &key:", key_row)
+        self.key_note = QLabel(
+            "Kept in the system keyring, never in the project file."
+            if keyring_available()
+            else "No system keyring found: the key is kept for this session only (or set OPENAI_API_KEY)."
+        )
+        self.key_note.setWordWrap(True)
+        self.key_note.setStyleSheet("color: palette(mid);")
+        form.addRow("", self.key_note)
+        test_row = QHBoxLayout()
+        self.test_button = QPushButton("Test &connection")
+        self.test_button.setAccessibleName("Test connection")
+        self.test_button.clicked.connect(self.test_connection)
+        test_row.addWidget(self.test_button)
+        self.test_result = QLabel("")
+        self.test_result.setWordWrap(True)
+        self.test_result.setAccessibleName("Connection test result")
+        self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        test_row.addWidget(self.test_result, 1)
+        form.addRow("", test_row)
+        layout.addWidget(llm)
+
+        retrieval = QGroupBox("Retrieval")
+        rform = QFormLayout(retrieval)
+        self.reranker_model = QComboBox()
+        self.reranker_model.setEditable(True)
+        self.reranker_model.addItem("", "")
+        self.reranker_model.addItem("all-MiniLM-L6-v2")
+        self.reranker_model.setCurrentText(settings.reranker_model)
+        self.reranker_model.lineEdit().setPlaceholderText("none: BM25 only (a model name or a local folder)")
+        self.reranker_model.setAccessibleName("Reranker model")
+        rform.addRow("&Reranker model:", self.reranker_model)
+        self.reranker_device = QComboBox()
+        self.reranker_device.addItems(["cpu", "cuda", "mps"])
+        self.reranker_device.setCurrentText(settings.reranker_device)
+        self.reranker_device.setAccessibleName("Reranker device")
+        rform.addRow("Reranker &device:", self.reranker_device)
+        self.bm25_top_k = self._spin(settings.bm25_top_k, 1, 500, "Paragraphs kept after BM25")
+        rform.addRow("Keep after &BM25:", self.bm25_top_k)
+        self.rerank_top_k = self._spin(settings.rerank_top_k, 1, 200, "Paragraphs kept after reranking")
+        rform.addRow("Keep after re&ranking:", self.rerank_top_k)
+        self.token_budget = self._spin(settings.evidence_token_budget, 500, 200_000, "Evidence token budget")
+        self.token_budget.setSingleStep(500)
+        self.token_budget.setSuffix(" tokens")
+        rform.addRow("&Evidence budget:", self.token_budget)
+        layout.addWidget(retrieval)
+
+        review = QGroupBox("Review")
+        vform = QFormLayout(review)
+        self.reviewer = QLineEdit(settings.reviewer)
+        self.reviewer.setPlaceholderText(settings.reviewer_name)
+        self.reviewer.setAccessibleName("Reviewer name")
+        vform.addRow("Reviewer &name:", self.reviewer)
+        layout.addWidget(review)
+
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+        self.provider.currentIndexChanged.connect(self._provider_changed)
+        self.provider.setCurrentIndex(max(0, self.provider.findData(settings.provider)))
+        self._provider_changed()
+
+    @staticmethod
+    def _spin(value: int, low: int, high: int, name: str) -> QSpinBox:
+        spin = QSpinBox()
+        spin.setRange(low, high)
+        spin.setValue(value)
+        spin.setAccessibleName(name)
+        return spin
+
+    def _provider_changed(self) -> None:
+        compatible = self.provider.currentData() == PROVIDER_COMPATIBLE
+        self.base_url.setEnabled(compatible)
+
+    def result_settings(self) -> AppSettings:
+        return replace(
+            self._original,
+            provider=self.provider.currentData(),
+            base_url=self.base_url.text().strip(),
+            model=self.model.text().strip() or "gpt-4o",
+            temperature=round(self.temperature.value(), 2),
+            reranker_model=self.reranker_model.currentText().strip(),
+            reranker_device=self.reranker_device.currentText(),
+            bm25_top_k=self.bm25_top_k.value(),
+            rerank_top_k=self.rerank_top_k.value(),
+            evidence_token_budget=self.token_budget.value(),
+            reviewer=self.reviewer.text().strip(),
+        )
+
+    def store_key(self) -> bool:
+        """Save the typed key for the chosen provider; false when only kept for this session."""
+        return set_api_key(self.result_settings(), self.api_key.text())
+
+    def accept(self) -> None:  # noqa: D102 - Qt override
+        self.store_key()
+        super().accept()
+
+    def test_connection(self) -> None:
+        settings = self.result_settings()
+        self.store_key()
+        self.test_button.setEnabled(False)
+        self.test_result.setText("Connecting…")
+        self._test_worker = self.pool.start(
+            lambda progress: backend.test_connection(settings),
+            name="test connection",
+            on_result=self._tested,
+            on_error=self._test_failed,
+            on_finished=self._test_finished,
+        )
+
+    def _tested(self, message: object) -> None:
+        self.test_result.setText(f"✓ {message}")
+
+    def _test_failed(self, exc: BaseException) -> None:
+        hint = getattr(exc, "hint", "")
+        text = getattr(exc, "message", str(exc))
+        self.test_result.setText(f"✗ {text}" + (f"\n{hint}" if hint else ""))
+
+    def _test_finished(self) -> None:
+        self.test_button.setEnabled(True)
