@@ -258,7 +258,7 @@ def _front_matter(w: _Writer) -> None:
     w.new_page()
     w.text_line(MARGIN_X, "Preface", 16, "tibo")
     w.y += 34
-    w.paragraph("This sample is short on purpose. Open the feature panel, search for 81A or for 'word order', and "
+    w.paragraph("This sample is short on purpose. Open the feature panel, search for 81A or for 'subject object verb', and "
                 "GrammarLens lists the paragraphs that decide the value, highlighted on the page. With a language "
                 "model configured it also proposes the value and cites its evidence.")
     for page_number in range(3):

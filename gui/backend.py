@@ -46,17 +46,11 @@ def retrieval_settings(settings: AppSettings) -> Any:
     from core.retrieval import RetrievalSettings
 
     values: dict[str, Any] = {
-        "bm25_top_k": settings.bm25_top_k,
-        "bm25_k": settings.bm25_top_k,
-        "top_k": settings.rerank_top_k,
-        "rerank_top_k": settings.rerank_top_k,
+        "bm25_top": settings.bm25_top_k,
+        "final_top": settings.rerank_top_k,
         "reranker": settings.reranker_model or None,
-        "reranker_model": settings.reranker_model or None,
         "device": settings.reranker_device,
-        "reranker_device": settings.reranker_device,
-        "token_budget": settings.evidence_token_budget,
-        "evidence_token_budget": settings.evidence_token_budget,
-        "evidence_tokens": settings.evidence_token_budget,
+        "budget_tokens": settings.evidence_token_budget,
     }
     return RetrievalSettings(**_only_known(RetrievalSettings, values))
 

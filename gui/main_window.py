@@ -632,8 +632,7 @@ class MainWindow(QMainWindow):
                 return
         self.feature = feature
         self._clear_results()
-        values = [label for _code, label in getattr(feature, "values", ())]
-        self.prediction.set_feature(feature, values)
+        self.prediction.set_feature(feature, review.value_options(feature))
         self._update_offline_banner()
         row = self.feature_model.row_of(feature.id)
         if row >= 0 and self.feature_list.currentIndex().row() != row:
@@ -769,6 +768,9 @@ class MainWindow(QMainWindow):
             self.prediction.show_reviews([])
             return
         self.prediction.show_reviews(review.review_lines(self.project, self.classification))
+        overridden = review.override_value(self.project, self.classification)
+        if overridden:
+            self.prediction.show_override(overridden)
 
     def add_review(self, action: str, value: str | None = None, note: str | None = None) -> None:
         if self.project is None or self.classification is None:

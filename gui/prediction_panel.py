@@ -109,6 +109,7 @@ class PredictionPanel(QWidget):
         self.review_label = QLabel("")
         self.review_label.setWordWrap(True)
         self.review_label.setAccessibleName("Review history")
+        self._model_value, self._meta = "—", ""
         self.review_label.setTextFormat(Qt.TextFormat.PlainText)
         layout.addWidget(self.review_label)
         self.set_feature(None)
@@ -132,6 +133,8 @@ class PredictionPanel(QWidget):
 
     def show_classification(self, value: str | None, reasoning: str = "", meta: str = "") -> None:
         self.value_label.setText(value or "—")
+        self.value_label.setToolTip("")
+        self._model_value, self._meta = value or "—", meta
         self.reasoning.setPlainText(reasoning)
         self.meta_label.setText(meta)
         has = value is not None
@@ -141,6 +144,12 @@ class PredictionPanel(QWidget):
             index = self.override_combo.findText(value or "")
             if index >= 0:
                 self.override_combo.setCurrentIndex(index)
+
+    def show_override(self, value: str) -> None:
+        """A reviewer's override replaces the model's value on display; the model's answer stays in the details."""
+        self.value_label.setText(f"✎ {value}")
+        self.value_label.setToolTip(f"Overridden by a reviewer; the model said: {self._model_value}")
+        self.meta_label.setText(f"model said: {self._model_value} · {self._meta}")
 
     def show_reviews(self, lines: Sequence[str]) -> None:
         self.review_label.setText("\n".join(lines))

@@ -113,3 +113,21 @@ def add(project: ProjectDatabase, classification: Any, action: str, *, value: st
     from core.llm import add_review
 
     add_review(project, classification.id, action, value=value, note=note, reviewer=reviewer)
+
+
+def value_options(feature: Any) -> list[str]:
+    """The labels a reviewer may choose when overriding: the value set plus "Not enough information"."""
+    try:
+        from core.llm import as_spec
+
+        return as_spec(feature).options()
+    except Exception:  # noqa: BLE001 - a feature the classifier cannot adapt still shows its own labels
+        return [label for _code, label in getattr(feature, "values", ())]
+
+
+def override_value(project: ProjectDatabase, classification: Any) -> str | None:
+    """The value of the newest override of this classification, if a reviewer overrode it."""
+    from core.llm import latest_review
+
+    r = latest_review(project, classification.id, action="override")
+    return r.label if r else None

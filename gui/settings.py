@@ -32,8 +32,8 @@ class AppSettings:
     base_url: str = ""  # only for "compatible", e.g. http://127.0.0.1:8080/v1
     model: str = "gpt-4o"
     temperature: float = 0.2  # the paper's setting
-    reranker_model: str = ""  # empty: BM25 only
-    reranker_device: str = "cpu"
+    reranker_model: str = "all-MiniLM-L6-v2"  # empty: BM25 and vocabulary only, no embedding model
+    reranker_device: str = "auto"
     bm25_top_k: int = 50
     rerank_top_k: int = 20
     evidence_token_budget: int = 6000

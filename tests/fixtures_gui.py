@@ -1,0 +1,81 @@
+"""Fixtures of the GUI tests: an isolated settings file and data folder, the demo project, a window.
+
+Every window test gets its own QSettings file and XDG folders, so nothing leaks between tests
+or into the developer's real settings, and the demo project is generated once per session.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+DEMO_FEATURE = "81A"
+REAL_GRAMMAR = "354_Iranian_Armenian.pdf"  # the shortest of the seven (228 pages): ingests in about a second
+
+
+@pytest.fixture
+def gui_store(tmp_path, monkeypatch):
+    """A private QSettings (INI file) and private XDG data/config folders for one test."""
+    from PySide6.QtCore import QSettings
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("GRAMMARLENS_API_KEY", raising=False)
+    from gui import settings as gui_settings
+
+    gui_settings._session_keys.clear()  # noqa: SLF001 - session-only keys must not leak across tests
+    return QSettings(str(tmp_path / "grammarlens.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture(scope="session")
+def demo_project_template(tmp_path_factory) -> Path:
+    """The demo project (generated PDF, ingested), built once; copy it before writing to it."""
+    from gui.app import build_demo_project
+
+    return build_demo_project(tmp_path_factory.mktemp("demo"))
+
+
+@pytest.fixture
+def demo_project(demo_project_template, tmp_path) -> Path:
+    """A writable copy of the demo project (its document still points at the generated PDF)."""
+    target = tmp_path / demo_project_template.name
+    shutil.copy(demo_project_template, target)
+    return target
+
+
+@pytest.fixture(scope="session")
+def real_grammar_project_template(tmp_path_factory, shared_dir) -> Path:
+    """A project holding one real grammar from ../shared/grammars, ingested once per session."""
+    from core.ingest import ingest_pdf
+    from core.store import create_project
+
+    path = tmp_path_factory.mktemp("real") / "armenian.grammarlens"
+    with create_project(path) as project:
+        ingest_pdf(project, shared_dir / "grammars" / REAL_GRAMMAR)
+    return path
+
+
+@pytest.fixture
+def real_grammar_project(real_grammar_project_template, tmp_path) -> Path:
+    target = tmp_path / real_grammar_project_template.name
+    shutil.copy(real_grammar_project_template, target)
+    return target
+
+
+@pytest.fixture
+def main_window(qtbot, gui_store):
+    """A shown main window with the feature catalog loaded; closed (cancelling its work) afterwards."""
+    from gui.app import make_application
+    from gui.main_window import MainWindow
+
+    make_application()
+    window = MainWindow(gui_store)
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitUntil(lambda: window.catalog is not None, timeout=10000)
+    yield window
+    window.close()
