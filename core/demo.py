@@ -60,7 +60,8 @@ CHAPTERS: list[tuple[str, list[object]]] = [
         _Heading("1.1 Sources and conventions"),
         _Para("Examples are numbered in round brackets. The first line gives the Veshari sentence, the second a "
               "morpheme gloss in small capitals, and the third a free translation. Abbreviations follow the Leipzig "
-              "Glossing Rules: NOM nominative, ACC accusative, PST past, PRS present, Q question particle, NEG negation."),
+              "Glossing Rules: NOM nominative, ACC accusative, PST past, PRS present, Q question particle, "
+              "NEG negation."),
         _Para("The writing system is the practical orthography used by the imaginary village school. Long vowels are "
               "written double, and the apostrophe marks a glottal stop."),
         _Heading("1.2 The speakers and their neighbours"),

@@ -107,17 +107,17 @@ def test_worker_delivers_result_error_and_cancel_on_the_gui_thread(qtbot):
         seen["result"] = value
         seen["gui_thread"] = QThread.currentThread() is pool.thread()
 
-    w = pool.start(lambda progress: threading.current_thread().name, on_result=on_result)
-    with qtbot.waitSignal(w.signals.finished, timeout=3000):
-        pass
+    pool.start(lambda progress: threading.current_thread().name, on_result=on_result,
+               on_finished=lambda: seen.__setitem__("finished", 1))
+    qtbot.waitUntil(lambda: "finished" in seen, timeout=3000)  # finished comes after result, always
     assert seen["gui_thread"] is True and seen["result"] != threading.main_thread().name
 
     def boom(progress):
         raise ValueError("bad")
 
-    w = pool.start(boom, on_error=lambda exc: seen.__setitem__("error", exc))
-    with qtbot.waitSignal(w.signals.finished, timeout=3000):
-        pass
+    pool.start(boom, on_error=lambda exc: seen.__setitem__("error", exc),
+               on_finished=lambda: seen.__setitem__("finished2", 1))
+    qtbot.waitUntil(lambda: "finished2" in seen, timeout=3000)
     assert isinstance(seen["error"], ValueError)
 
     started = threading.Event()

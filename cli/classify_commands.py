@@ -1,0 +1,114 @@
+"""``classify`` (ask the LLM for a feature's value) and ``bench rag`` (replay the paper's RAG benchmark)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from cli.progress_printer import stderr_progress
+
+
+def register(commands, bench) -> None:
+    p = commands.add_parser("classify", help="ask an LLM for a feature's value, citing the grammar's paragraphs")
+    p.add_argument("file", help="project file (.grammarlens)")
+    p.add_argument("--feature", required=True, help="feature id, e.g. 81A, GB107, 49A, 116A*")
+    _llm_options(p)
+    p.add_argument("--no-cache", action="store_true", help="ask again even if this exact prompt was answered")
+    p.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
+    p.set_defaults(handler=_classify)
+
+    b = bench.add_parser("rag", help="replay the paper's RAG benchmark and print Table 4 style F1 and MCC",
+                         description="Gold pages may be printed page numbers while the paper's chunk pages may be "
+                                     "PDF indices: the page-coverage line compares both rankings on the same raw "
+                                     "numbers.")
+    b.add_argument("--data", type=Path, default=None, help="the paper's bench/rag folder (default ../shared/bench/rag)")
+    b.add_argument("--feature", required=True, help="81A, GB107, 49A or 116A*")
+    b.add_argument("--ranking", choices=["paper", "ours"], default="paper",
+                   help="paper: the paper's 50 chunks in its order; ours: GrammarLens re-ranks them within the budget")
+    b.add_argument("--budget", type=int, default=6000, help="evidence token budget for --ranking ours (default 6000)")
+    b.add_argument("--limit", type=int, default=None, help="only the first N grammars")
+    _llm_options(b)
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(handler=_bench_rag)
+
+
+def _llm_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", choices=["baseline", "rag", "rag-guidelines"], default="rag")
+    p.add_argument("--model", default=None, help="model name (default gpt-4o)")
+    p.add_argument("--base-url", default=None, help="OpenAI-compatible server, e.g. http://localhost:11434/v1")
+    p.add_argument("--temperature", type=float, default=None)
+    p.add_argument("--timeout", type=float, default=None, help="seconds per request")
+    p.add_argument("--concurrency", type=int, default=None)
+    p.add_argument("--context-tokens", type=int, default=None, help="the model's context window, if not known")
+    p.add_argument("--answer-format", choices=["auto", "json_schema", "conclusion"], default="auto")
+
+
+def _settings(args: argparse.Namespace):
+    from core.llm import LlmSettings
+
+    s = LlmSettings(answer_format=args.answer_format)
+    if args.model:
+        s.model = args.model
+    if args.base_url:
+        s.base_url = args.base_url
+    if args.temperature is not None:
+        s.temperature = args.temperature
+    if args.timeout is not None:
+        s.timeout_s = args.timeout
+    if args.concurrency:
+        s.max_concurrency = args.concurrency
+    if args.context_tokens:
+        s.context_tokens = args.context_tokens
+    if getattr(args, "no_cache", False):
+        s.use_cache = False
+    return s
+
+
+def _classify(args: argparse.Namespace) -> int:
+    from core.llm import classify
+    from core.store import open_project
+
+    settings = _settings(args)
+    with open_project(args.file) as project:
+        result = classify(project, args.feature, config=args.config, llm_settings=settings,
+                          progress=stderr_progress("classify"))
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+    else:
+        _print_result(result)
+    if result.evidence_note:
+        print(f"note: {result.evidence_note}", file=sys.stderr)
+    for flag in result.flags:
+        print(f"warning: {flag.message}", file=sys.stderr)
+    if result.status != "ok":
+        print(f"warning: no value stored: {result.problem}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _print_result(result) -> None:
+    values = ", ".join(v.label if v.feature_id == result.feature_id else f"{v.feature_id}={v.label}"
+                       for v in result.values) or "(none)"
+    print(f"{result.feature_id} {result.feature_name}: {values}")
+    cited = [e for e in result.evidence if e.cited]
+    if cited:
+        print("cited: " + ", ".join(f"paragraph {e.paragraph_id} (p. {e.page_label})" for e in cited))
+    print(f"model {result.model}, {result.tokens:,} tokens"
+          + (f", ${result.cost_usd:.4f}" if result.cost_usd else "")
+          + (", from cache" if result.cached else f", {result.seconds:.1f} s"))
+    if result.reasoning:
+        print("reasoning: " + result.reasoning.strip())
+
+
+def _bench_rag(args: argparse.Namespace) -> int:
+    from core.llm import LlmClient, as_spec
+    from core.llm.bench_rag import default_data_dir, print_report, run_bench
+
+    spec = as_spec(args.feature)
+    client = LlmClient(_settings(args))
+    report = run_bench(args.data or default_data_dir(), spec, client, config=args.config, ranking=args.ranking,
+                       budget_tokens=args.budget, limit=args.limit, progress=stderr_progress("bench rag"))
+    print_report(report, args.json)
+    return 0

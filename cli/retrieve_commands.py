@@ -1,0 +1,146 @@
+"""CLI: ``retrieve``, ``catalog``, ``bench rerank`` and ``bench retrieval``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from cli.progress_printer import stderr_progress
+from core.catalog import load_catalog
+from core.errors import GrammarLensError
+from core.retrieval import RetrievalSettings, pack_budget, retrieve, store_retrieval_run
+from core.retrieval.settings import DEFAULT_RERANKER
+from core.store import open_project
+
+
+def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAction) -> None:
+    p = commands.add_parser("retrieve", help="find the paragraphs of a project that decide a feature")
+    p.add_argument("project", type=Path, help="project file")
+    p.add_argument("--feature", required=True, help="feature id: 81A, GB107, PQ (= 116A*), 49A, ...")
+    p.add_argument("--top", type=int, default=RetrievalSettings.final_top, help="hits to show (default 20)")
+    p.add_argument("--candidates", type=int, default=RetrievalSettings.bm25_top, help="BM25 candidates (default 50)")
+    p.add_argument("--rerank", default=DEFAULT_RERANKER, metavar="MODEL|none",
+                   help=f"embedding model (hub name or folder), or none (default {DEFAULT_RERANKER})")
+    p.add_argument("--ranking", choices=("combined", "bm25", "dense", "vocabulary"), default="combined")
+    p.add_argument("--query", choices=("term", "descriptive", "both"), default=RetrievalSettings.query)
+    p.add_argument("--instruction", default="none", help="none, default, specific, or a literal instruction")
+    p.add_argument("--device", default="auto", help="auto (CUDA, MPS, CPU), cpu, cuda, mps")
+    p.add_argument("--budget", type=int, default=0, metavar="TOKENS",
+                   help="only the hits that fit this evidence budget (e.g. 6000)")
+    p.add_argument("--no-save", action="store_true", help="do not store the run in the project")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(handler=_retrieve)
+
+    p = commands.add_parser("catalog", help="look up WALS and Grambank features")
+    p.add_argument("words", nargs="*", help="feature id or words to search for")
+    p.add_argument("--cldf", type=Path, help="CLDF folder to show the databases' full descriptions")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=_catalog)
+
+    p = bench.add_parser("rerank", help="NDCG@5/10/20 on the paper's reranker benchmark")
+    p.add_argument("--data", type=Path, required=True, help="folder of benchmark CSVs")
+    p.add_argument("--model", default=DEFAULT_RERANKER, help="bi-encoder to evaluate, or none")
+    p.add_argument("--feature", default="81A")
+    p.add_argument("--device", default="auto")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=_bench_rerank)
+
+    p = bench.add_parser("retrieval", help="retrieval speed on a project (BM25, reranking, cache)")
+    p.add_argument("project", type=Path)
+    p.add_argument("--feature", default="81A")
+    p.add_argument("--model", default=DEFAULT_RERANKER)
+    p.add_argument("--device", default="auto")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=_bench_retrieval)
+
+
+def _settings(args: argparse.Namespace) -> RetrievalSettings:
+    reranker = None if str(args.rerank).lower() == "none" else args.rerank
+    return RetrievalSettings(
+        bm25_top=args.candidates, final_top=args.top, reranker=reranker, ranking=args.ranking,
+        query=args.query, instruction=args.instruction, device=args.device,
+    )
+
+
+def _retrieve(args: argparse.Namespace) -> int:
+    feature = load_catalog().get(args.feature)
+    settings = _settings(args)
+    with open_project(args.project) as project:
+        started = time.perf_counter()
+        hits = retrieve(project, feature, settings, stderr_progress(f"retrieve {feature.id}"))
+        seconds = time.perf_counter() - started
+        if args.budget:
+            hits = pack_budget(hits, args.budget)
+        run_id = None if args.no_save else store_retrieval_run(project, feature.id, settings, hits, seconds=seconds)
+    if args.json:
+        print(json.dumps({"feature": feature.id, "run_id": run_id, "seconds": round(seconds, 3),
+                          "hits": [h.to_json() for h in hits]}, ensure_ascii=False))
+        return 0
+    print(f"{feature.id} {feature.name}: {len(hits)} hits in {seconds:.2f} s" + (f" (run {run_id})" if run_id else ""))
+    for h in hits:
+        p = h.paragraph
+        text = " ".join(p.text.split())
+        print(f"{h.rank:>3}. {h.score:7.3f}  #{p.id} p.{p.page_label} (pdf {p.pdf_page}) [{p.kind.value}] {p.section}")
+        print(f"       {text[:220]}{'…' if len(text) > 220 else ''}")
+    return 0
+
+
+def _catalog(args: argparse.Namespace) -> int:
+    catalog = load_catalog()
+    text = " ".join(args.words)
+    found = catalog.search(text) if text else list(catalog)
+    descriptions = {}
+    if args.cldf:
+        from core.catalog.cldf_descriptions import load_cldf_descriptions
+
+        descriptions = load_cldf_descriptions(args.cldf)
+    if args.json:
+        print(json.dumps([dict(f.to_json(), full_description=descriptions.get(f.id)) for f in found],
+                         ensure_ascii=False))
+        return 0
+    if not found:
+        raise GrammarLensError(f"No feature matches '{text}'.", "Try fewer words or an id such as 81A or GB107.")
+    for f in found if len(found) > 1 else []:
+        print(f"{f.id:<8} {f.dataset:<11} {f.name}")
+    if len(found) == 1:
+        f = found[0]
+        print(f"{f.id} ({f.dataset}) {f.name}\n{f.definition}")
+        for code, label in f.values:
+            print(f"  {code}: {label}")
+        if f.multi_label:
+            print("  multi-label: " + ", ".join(f.multi_label))
+        if f.id in descriptions:
+            print("\n" + descriptions[f.id])
+    return 0
+
+
+def _bench_rerank(args: argparse.Namespace) -> int:
+    from core.retrieval.bench import format_table, run_rerank_bench
+
+    feature = load_catalog().get(args.feature)
+    model = None if str(args.model).lower() == "none" else args.model
+    report = run_rerank_bench(args.data, feature, model, device=args.device,
+                              progress=None if args.json else stderr_progress("bench rerank"))
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False))
+    else:
+        print(f"Reranker benchmark: {args.data} ({len(report['configs'][0]['per_grammar'])} grammars, feature "
+              f"{feature.id}; NDCG@k over each grammar's candidates)")
+        print(format_table(report))
+    return 0
+
+
+def _bench_retrieval(args: argparse.Namespace) -> int:
+    from core.retrieval.bench_speed import run_speed_bench
+
+    report = run_speed_bench(args.project, load_catalog().get(args.feature), args.model, device=args.device)
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    for key, value in report.items():
+        print(f"{key:<40} {value:.4f}" if isinstance(value, float) else f"{key:<40} {value}")
+    return 0
+
+

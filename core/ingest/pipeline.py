@@ -1,0 +1,294 @@
+"""Ingest one grammar PDF into a project: extract, clean, segment, label, store.
+
+The work happens in two passes because a page alone cannot tell its running head from its
+first line, nor a soft hyphen from a real one: pass one extracts every page's text lines once
+(``get_text("dict")``, the only expensive call), pass two decides furniture, page labels,
+paragraphs, sections and kinds over the whole book.  Nothing touches the project until the
+end, and then everything is written in one transaction: a cancel, an error or a ``kill -9``
+leaves the project exactly as it was.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import pymupdf
+
+from core.errors import PdfError
+from core.ingest import furniture as furn
+from core.ingest.language import guess_language
+from core.ingest.layout import Fragment, Row, build_rows, fragments_from_dict
+from core.ingest.page_numbers import PageLabel, labels_from_furniture, labels_from_pdf
+from core.ingest.pdf_open import SCANNED_CHARS_PER_PAGE, ocr_available, open_pdf, scanned_error, sha256_of
+from core.ingest.sections import SEPARATOR, SectionIndex, marks_from_headings, marks_from_outline, section_kind
+from core.ingest.segment import Draft, PlacedRow, segment
+from core.ingest.text import build_vocabulary, clean, join_prose_lines
+from core.models import LabelSource, Language, Paragraph, ParagraphKind, Rect
+from core.progress import Progress
+from core.store.database import ProjectDatabase
+from core.store.repository import find_document_by_sha256, get_language, insert_document, set_language
+
+# Ligatures are expanded (no TEXT_PRESERVE_LIGATURES); images are not extracted.
+TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
+_TOC_ROW = re.compile(r"(?:\.\s?){3,}\s*[\divxlc]+$|\s[\divxlc]{1,4}$")
+
+
+@dataclass
+class PageText:
+    """What pass one keeps of a page."""
+
+    width: float
+    height: float
+    fragments: list[Fragment]
+    label: str  # the PDF's own label ('' when none)
+
+
+@dataclass(frozen=True)
+class IngestResult:
+    document_id: int
+    already_present: bool
+    pages: int
+    paragraphs: int
+    seconds: float
+    language: Language | None
+
+
+def ingest_pdf(
+    project: ProjectDatabase,
+    pdf_path: str | Path,
+    *,
+    language: str | None = None,
+    glottocode: str | None = None,
+    progress: Progress | None = None,
+) -> int:
+    """Ingest ``pdf_path`` and return its document id (see :func:`ingest`)."""
+    return ingest(project, pdf_path, language=language, glottocode=glottocode, progress=progress).document_id
+
+
+def ingest(
+    project: ProjectDatabase,
+    pdf_path: str | Path,
+    *,
+    language: str | None = None,
+    glottocode: str | None = None,
+    progress: Progress | None = None,
+) -> IngestResult:
+    """Read a grammar PDF into ``project``; the same file (by sha256) is never ingested twice."""
+    started = time.perf_counter()
+    progress = progress or Progress()
+    path = Path(pdf_path)
+    doc = open_pdf(path)
+    try:
+        digest = sha256_of(path)
+        existing = find_document_by_sha256(project, digest)
+        if existing is not None:
+            return IngestResult(existing.id, True, existing.page_count, 0, 0.0, get_language(project))
+        pages = extract_pages(doc, progress)
+        title = (doc.metadata or {}).get("title") or ""
+        toc = doc.get_toc(simple=False)
+        first_text = " ".join(f.text for p in pages[:6] for f in p.fragments)[:4000]
+    finally:
+        doc.close()
+    paragraphs, page_rows = build_paragraphs(pages, toc, progress)
+    if not paragraphs:
+        raise scanned_error(path.name)
+    chosen_language = _choose_language(project, language, glottocode, title, first_text)
+    labels_source = _document_label_source(page_rows)
+    printed_1 = next((p[0] for p in page_rows if p[1] == "1" and p[2] is not LabelSource.PDF_PAGE), None)
+    seconds = time.perf_counter() - started
+    progress.step(len(pages), len(pages), "saving")
+    fields = dict(
+        sha256=digest, file_name=path.name, path=str(path.resolve()), title=title or path.stem,
+        page_count=len(pages), label_source=labels_source, pdf_page_of_printed_1=printed_1,
+        pages=page_rows, paragraphs=paragraphs, seconds=seconds,
+    )
+    with project.transaction():  # the document and the language land together or not at all
+        document_id = _store(project, chosen_language, fields)
+    return IngestResult(document_id, False, len(pages), len(paragraphs), seconds, chosen_language or get_language(project))
+
+
+def _store(project: ProjectDatabase, language: Language | None, fields: dict) -> int:
+    document_id = insert_document(project, **fields)
+    if language is not None:
+        set_language(project, language)
+    return document_id
+
+
+def extract_pages(doc: pymupdf.Document, progress: Progress) -> list[PageText]:
+    """Pass one: each page's text lines, once; OCR for image-only pages when Tesseract exists."""
+    n = doc.page_count
+    pages: list[PageText] = []
+    raw_labels_present = bool(doc.get_page_labels())
+    for i in range(n):
+        page = doc.load_page(i)
+        fragments = fragments_from_dict(page.get_text("dict", flags=TEXT_FLAGS))
+        label = page.get_label() if raw_labels_present else ""
+        pages.append(PageText(page.rect.width, page.rect.height, fragments, label))
+        if i % 10 == 0 or i == n - 1:
+            progress.step(i + 1, n, "reading pages")
+    chars = sum(len(f.text) for p in pages for f in p.fragments)
+    if chars < SCANNED_CHARS_PER_PAGE * n:
+        if not ocr_available():
+            raise scanned_error(Path(doc.name).name)
+        pages = _ocr_pages(doc, pages, progress)
+    return pages
+
+
+def _ocr_pages(doc: pymupdf.Document, pages: list[PageText], progress: Progress) -> list[PageText]:
+    out = []
+    for i, page_text in enumerate(pages):
+        if sum(len(f.text) for f in page_text.fragments) >= SCANNED_CHARS_PER_PAGE:
+            out.append(page_text)
+            continue
+        page = doc.load_page(i)
+        try:
+            textpage = page.get_textpage_ocr(full=True)
+        except Exception as exc:  # Tesseract missing languages, crashes...
+            raise PdfError(f"OCR failed on page {i + 1}: {exc}", "Check the Tesseract installation.") from exc
+        fragments = fragments_from_dict(page.get_text("dict", flags=TEXT_FLAGS, textpage=textpage))
+        out.append(PageText(page_text.width, page_text.height, fragments, page_text.label))
+        progress.step(i + 1, len(pages), "OCR")
+    return out
+
+
+def body_size_of(pages: list[PageText]) -> float:
+    """The type size carrying most characters: the size of running text."""
+    weights: Counter[float] = Counter()
+    for page in pages:
+        for f in page.fragments:
+            weights[f.size] += len(f.text)
+    return weights.most_common(1)[0][0] if weights else 10.0
+
+
+def build_paragraphs(
+    pages: list[PageText], toc: list, progress: Progress | None = None
+) -> tuple[list[Paragraph], list[tuple[int, str, LabelSource, float, float, int]]]:
+    """Pass two: furniture, labels, rows, paragraphs, sections and kinds for the whole book."""
+    body_size = body_size_of(pages)
+    edges = [furn.edge_lines(p.fragments, p.height) for p in pages]
+    positions = furn.running_positions(edges, len(pages))
+    furniture_edges = [[e for e in page_edges if furn.is_furniture(e, positions, body_size)] for page_edges in edges]
+    labels = labels_from_pdf([p.label for p in pages]) or labels_from_furniture(
+        [furn.page_number_candidates(e) for e in furniture_edges]
+    )
+    placed: list[PlacedRow] = []
+    page_rows = []
+    for index, page in enumerate(pages):
+        drop = {id(f) for e in furniture_edges[index] for f in e.fragments}
+        drop.update(id(f) for f in furn.margin_line_numbers(page.fragments, page.width))
+        body = [f for f in page.fragments if id(f) not in drop]
+        placed.extend(_place_rows(build_rows(body, page.width), index, page.height, body_size))
+        chars = sum(len(f.text) for f in body)
+        page_rows.append((index + 1, labels[index].label, labels[index].source, page.width, page.height, chars))
+        if progress is not None and index % 50 == 0:
+            progress.check()
+    drafts = segment(placed, body_size)
+    sections = SectionIndex(marks_from_outline(toc, [p.height for p in pages]))
+    if not sections:
+        sections = SectionIndex(marks_from_headings([
+            (d.rows[0].page, d.rows[0].row.y0, " ".join(r.row.text for r in d.rows))
+            for d in drafts if d.kind is ParagraphKind.HEADING
+        ]))
+    vocabulary = build_vocabulary(r.row.text for r in placed)
+    paragraphs = [
+        _paragraph(d, labels, sections, vocabulary, len(pages)) for d in drafts
+    ]
+    return [p for p in paragraphs if p.text], page_rows
+
+
+def _place_rows(rows: list[Row], page: int, height: float, body_size: float) -> list[PlacedRow]:
+    """Attach column margins and footnote flags; move footnotes after the main text."""
+    lefts: dict[int, float] = {}
+    for column in {r.column for r in rows}:
+        xs = Counter(round(r.x0) for r in rows if r.column == column and abs(r.size - body_size) < 0.6)
+        if not xs:
+            xs = Counter(round(r.x0) for r in rows if r.column == column)
+        top = max(xs.values())
+        lefts[column] = min(x for x, n in xs.items() if n >= max(2, top // 2)) if top >= 2 else min(xs)
+    footnote_from = len(rows)
+    for i in range(len(rows) - 1, -1, -1):
+        row = rows[i]
+        if row.size <= body_size - 0.9 and row.y0 > 0.45 * height:
+            footnote_from = i
+        else:
+            break
+    placed = [PlacedRow(r, page, r.column, lefts[r.column], footnote=i >= footnote_from) for i, r in enumerate(rows)]
+    if footnote_from < len(rows) and footnote_from > 0:
+        # small rows at the bottom may be footnotes only if separated from the text by a gap
+        gap = rows[footnote_from].y0 - rows[footnote_from - 1].y1
+        if gap < 0.3 * body_size and rows[footnote_from - 1].column == rows[footnote_from].column:
+            for p in placed:
+                p.footnote = False
+    return placed
+
+
+def _paragraph(draft: Draft, labels: list[PageLabel], sections: SectionIndex, vocabulary: set[str], n_pages: int) -> Paragraph:
+    first = draft.rows[0]
+    lines = [r.row.text for r in draft.rows]
+    kind = draft.kind
+    if kind in (ParagraphKind.EXAMPLE, ParagraphKind.TABLE):
+        text = "\n".join(clean(line) for line in lines if clean(line))
+    elif kind is ParagraphKind.HEADING:
+        text = join_prose_lines(lines, vocabulary)
+    else:
+        text = join_prose_lines(lines, vocabulary)
+    path = sections.path_at(first.page, first.row.y0)
+    special = section_kind(path)
+    if special and kind is not ParagraphKind.HEADING:
+        kind = ParagraphKind(special)
+    elif kind is ParagraphKind.PROSE and first.page < 0.15 * n_pages and _looks_like_toc(lines):
+        kind = ParagraphKind.TOC
+    label = labels[first.page]
+    return Paragraph(
+        id=0, document_id=0, seq=0, pdf_page=first.page + 1, page_label=label.label, label_source=label.source,
+        section=SEPARATOR.join(path), kind=kind, text=text, rects=_rects(draft.rows),
+        example_number=draft.example_number,
+    )
+
+
+def _looks_like_toc(lines: list[str]) -> bool:
+    hits = sum(1 for line in lines if _TOC_ROW.search(line.strip()))
+    return len(lines) >= 2 and hits >= 0.6 * len(lines)
+
+
+def _rects(rows: list[PlacedRow]) -> tuple[Rect, ...]:
+    """One rectangle per run of rows on the same page and column."""
+    rects: list[Rect] = []
+    key = None
+    for placed in rows:
+        r = placed.row
+        this = (placed.page, placed.column)
+        if rects and this == key:
+            last = rects[-1]
+            rects[-1] = Rect(last.pdf_page, min(last.x0, r.x0), min(last.y0, r.y0), max(last.x1, r.x1), max(last.y1, r.y1))
+        else:
+            rects.append(Rect(placed.page + 1, r.x0, r.y0, r.x1, r.y1))
+            key = this
+    return tuple(rects)
+
+
+def _document_label_source(page_rows: list[tuple[int, str, LabelSource, float, float, int]]) -> LabelSource:
+    sources = Counter(p[2] for p in page_rows)
+    return sources.most_common(1)[0][0] if sources else LabelSource.PDF_PAGE
+
+
+def _choose_language(
+    project: ProjectDatabase, name: str | None, glottocode: str | None, title: str, first_text: str
+) -> Language | None:
+    from core.ingest.language import glottocode_for
+
+    if name:
+        return Language(name=name, glottocode=glottocode or glottocode_for(name), source="user")
+    current = get_language(project)
+    if current is not None:
+        if glottocode and current.glottocode != glottocode:
+            return Language(current.name, glottocode, "user")
+        return None
+    guessed = guess_language(title, first_text)
+    if guessed and glottocode:
+        return Language(guessed.name, glottocode, "user")
+    return guessed

@@ -1,0 +1,186 @@
+"""Cutting the stream of rows into paragraphs: prose, numbered examples, tables, headings.
+
+The rows of all pages arrive in reading order (furniture removed, footnotes after the main
+text of their page).  A paragraph ends at a vertical gap, an indented first line, a change of
+type size, a heading, or the start of a numbered example; it *continues* across a column or
+page break when the next column starts flush left with text of the same size, so a paragraph
+running over a page break stays one paragraph with rectangles on both pages.
+
+A numbered example starts with a row whose first fragment is the number alone, ``(12)``, set
+off from the example text.  Everything indented at least as far as the example text — the
+object-language line(s), the gloss line, sub-examples ``a.``/``b.``, the translation and the
+source — belongs to it; the example ends where text returns to the margin.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from core.ingest.layout import Row
+from core.models import ParagraphKind
+
+EXAMPLE_NUMBER = re.compile(r"^\((\d{1,4}(?:[.\-]\d{1,3})?[a-z]?)\)$")
+EXAMPLE_NUMBER_PREFIX = re.compile(r"^\((\d{1,4}(?:[.\-]\d{1,3})?[a-z]?)\)\s+\S")
+LIST_ITEM = re.compile(r"^([•·▪◦–—*]|\(?[a-z]\)|\d{1,2}\.)\s")
+TERMINAL = (".", "!", "?", ":", ";", "”", "’", '"', ")", "]")
+
+
+@dataclass(slots=True)
+class PlacedRow:
+    """A row with where it stands: page, column, and that column's left margin."""
+
+    row: Row
+    page: int  # 0-based PDF page index
+    column: int
+    left: float  # left margin of the row's column on its page
+    footnote: bool = False
+
+
+@dataclass(slots=True)
+class Draft:
+    """A paragraph being assembled from rows."""
+
+    kind: ParagraphKind
+    rows: list[PlacedRow] = field(default_factory=list)
+    example_number: str | None = None
+    content_x: float = 0.0  # examples: left edge of the example text after the number
+    number_x: float = 0.0  # examples: left edge of the number
+
+    @property
+    def last(self) -> PlacedRow:
+        return self.rows[-1]
+
+
+def example_number_of(row: Row) -> str | None:
+    """The example number if ``row`` opens a numbered example."""
+    first = row.fragments[0].text.strip()
+    match = EXAMPLE_NUMBER.match(first)
+    if match and (len(row.fragments) > 1 or row.text == first):
+        return match.group(1)
+    return None
+
+
+def _is_heading(row: Row, body_size: float) -> bool:
+    text = row.text
+    if len(text) > 160 or len(text) < 2 or text.endswith((",", ";")):
+        return False
+    if row.size >= body_size + 1.0 and row.size > 0:
+        return True
+    return row.bold and len(row.fragments) <= 3 and any(c.isalpha() for c in text)
+
+
+def _is_table_row(row: Row) -> bool:
+    frags = row.fragments
+    if len(frags) < 2:
+        return False
+    gaps = [b.x0 - a.x1 for a, b in zip(frags, frags[1:])]
+    return max(gaps) >= 1.5 * row.size
+
+
+def segment(rows: list[PlacedRow], body_size: float) -> list[Draft]:
+    """Turn rows in reading order into paragraph drafts (see module doc)."""
+    drafts: list[Draft] = []
+    current: Draft | None = None
+    pending_table: list[PlacedRow] = []
+
+    def close() -> None:
+        nonlocal current
+        if current is not None and current.rows:
+            drafts.append(current)
+        current = None
+
+    def flush_table() -> None:
+        nonlocal pending_table, current
+        if not pending_table:
+            return
+        if len(pending_table) >= 2:
+            close()
+            drafts.append(Draft(ParagraphKind.TABLE, list(pending_table)))
+        else:
+            for placed in pending_table:
+                _add_prose(placed)
+        pending_table = []
+
+    def _add_prose(placed: PlacedRow) -> None:
+        nonlocal current
+        if current is None or current.kind is not ParagraphKind.PROSE or _starts_new_prose(current, placed, body_size):
+            close()
+            current = Draft(ParagraphKind.PROSE)
+        current.rows.append(placed)
+
+    for placed in rows:
+        row = placed.row
+        number = None if placed.footnote else example_number_of(row)
+        if number is not None:
+            flush_table()
+            close()
+            current = Draft(
+                ParagraphKind.EXAMPLE, [placed], example_number=number,
+                content_x=row.fragments[1].x0 if len(row.fragments) > 1 else row.x1, number_x=row.x0,
+            )
+            continue
+        if current is not None and current.kind is ParagraphKind.EXAMPLE and _continues_example(current, placed):
+            current.rows.append(placed)
+            continue
+        if not placed.footnote and _is_heading(row, body_size):
+            flush_table()
+            if (
+                current is not None and current.kind is ParagraphKind.HEADING
+                and current.last.page == placed.page and row.y0 - current.last.row.y1 < 0.6 * row.size
+                and abs(current.last.row.size - row.size) < 0.5
+            ):
+                current.rows.append(placed)
+            else:
+                close()
+                current = Draft(ParagraphKind.HEADING, [placed])
+            continue
+        if _is_table_row(row) and not placed.footnote:
+            if pending_table and (pending_table[-1].page != placed.page or row.y0 - pending_table[-1].row.y1 > 2.5 * row.size):
+                flush_table()
+            pending_table.append(placed)
+            continue
+        flush_table()
+        _add_prose(placed)
+    flush_table()
+    close()
+    return drafts
+
+
+def _continues_example(draft: Draft, placed: PlacedRow) -> bool:
+    row, last = placed.row, draft.last
+    if placed.footnote:
+        return False
+    if placed.page == last.page and placed.column == last.column and row.y0 - last.row.y1 > 3.0 * row.size:
+        return False
+    if row.x0 >= draft.content_x - 1.5:
+        return True
+    # sub-example labels (a., b.) and wrapped translation lines sit right of the number
+    return row.x0 > draft.number_x + 0.5 * row.size and row.x0 >= placed.left + 1.5 * row.size
+
+
+def _starts_new_prose(draft: Draft, placed: PlacedRow, body_size: float) -> bool:
+    row, last = placed.row, draft.last
+    prev = last.row
+    if placed.footnote != last.footnote:
+        return True
+    if abs(row.size - prev.size) > 0.9:
+        return True
+    indent = row.x0 - placed.left
+    indented = 0.5 * row.size < indent < 6 * row.size
+    if LIST_ITEM.match(row.text) and row.x0 <= prev.x0 + 1:
+        return True
+    if placed.page != last.page or placed.column != last.column:
+        # a column or page break: continue only with flush-left text of the same size
+        return indented
+    gap = row.y0 - prev.y1
+    if gap > 0.8 * row.size:
+        return True
+    if placed.footnote:
+        # footnotes start with their number hanging left of the text
+        return bool(re.match(r"^\d{1,3}\s", row.text)) and row.x0 < prev.x0 - 1
+    if indented and abs(row.x0 - prev.x0) > 1.5:
+        return True
+    if not indented and indent <= 0.5 * row.size and prev.x0 - placed.left > 1.5 * row.size and not prev.text.endswith("-"):
+        return True  # back at the margin after an indented block (a quotation ends)
+    return False

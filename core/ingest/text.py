@@ -1,0 +1,70 @@
+"""Joining printed lines into paragraph text: end-of-line hyphenation and whitespace.
+
+A hyphen at the end of a line is either a soft break inside a word (``con-`` / ``junctions``)
+or a real hyphen that happened to fall at the line end (``clause-`` / ``initial``).  The
+grammar itself decides: if the joined word occurs elsewhere in the book it was a soft break;
+if the hyphenated compound occurs elsewhere it was real; otherwise a lower-case continuation
+is taken as a soft break, which is what typesetting produces most often.  Example paragraphs
+are never dehyphenated: there ``-`` and ``=`` are morpheme boundaries.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+_WORD = re.compile(r"[^\W\d_]+(?:[-‐][^\W\d_]+)*")
+_TRAILING_PIECE = re.compile(r"([^\W\d_]+(?:[-‐][^\W\d_]+)*)[-‐]$")
+_LEADING_PIECE = re.compile(r"^([^\W\d_]+)")
+_SPACES = re.compile(r"[ \t\u00a0]+")
+
+
+def build_vocabulary(texts: Iterable[str]) -> set[str]:
+    """All lower-cased words (hyphenated compounds kept whole) of a document."""
+    vocabulary: set[str] = set()
+    for text in texts:
+        for word in _WORD.findall(text.lower()):
+            vocabulary.add(word)
+            if "-" in word:
+                vocabulary.update(word.split("-"))
+    return vocabulary
+
+
+def clean(text: str) -> str:
+    """Drop soft hyphens and collapse runs of spaces."""
+    return _SPACES.sub(" ", text.replace("\u00ad", "")).strip()
+
+
+def join_prose_lines(lines: list[str], vocabulary: set[str]) -> str:
+    """Join printed lines into one paragraph, undoing end-of-line hyphenation."""
+    out = ""
+    for raw in lines:
+        line = clean(raw)
+        if not line:
+            continue
+        if not out:
+            out = line
+            continue
+        if out.endswith(("-", "‐")) and len(out) > 1 and out[-2].isalpha() and line[0].isalpha():
+            if _is_soft_break(out, line, vocabulary):
+                out = out[:-1] + line
+            else:
+                out = out + line
+        else:
+            out = out + " " + line
+    return out
+
+
+def _is_soft_break(before: str, after: str, vocabulary: set[str]) -> bool:
+    head_match = _TRAILING_PIECE.search(before.split(" ")[-1])
+    tail_match = _LEADING_PIECE.match(after)
+    if not head_match or not tail_match:
+        return False
+    head, tail = head_match.group(1).lower(), tail_match.group(1).lower()
+    joined = head.split("-")[-1] + tail
+    compound = head + "-" + tail
+    if compound in vocabulary and joined not in vocabulary:
+        return False
+    if joined in vocabulary:
+        return True
+    return after[0].islower()

@@ -1,0 +1,39 @@
+"""The evidence budget: whole paragraphs, in ranking order, up to a token limit.
+
+Tokens are estimated as ``ceil(characters / 4)``, the usual rule of thumb for English prose with
+BPE tokenizers; grammars' object-language examples tokenize worse, which the 6,000-token default
+leaves room for.  No tokenizer dependency is needed.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence, TypeVar
+
+CHARS_PER_TOKEN = 4
+DEFAULT_BUDGET_TOKENS = 6000
+
+T = TypeVar("T")
+
+
+def estimate_tokens(text: str) -> int:
+    """Rough token count of ``text`` (characters / 4, rounded up)."""
+    return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+
+def pack_budget(hits: Sequence[T], max_tokens: int = DEFAULT_BUDGET_TOKENS) -> list[T]:
+    """The hits that fit in ``max_tokens``, in their ranking order, never cutting a paragraph.
+
+    A hit that does not fit is skipped and smaller, lower-ranked hits may still fill the rest, so
+    the budget is used well while order is kept.  Hits expose their text as ``hit.paragraph.text``
+    (core Hit) or are plain strings.
+    """
+    chosen: list[T] = []
+    used = 0
+    for hit in hits:
+        text = hit if isinstance(hit, str) else hit.paragraph.text  # type: ignore[attr-defined]
+        cost = estimate_tokens(text)
+        if used + cost <= max_tokens:
+            chosen.append(hit)
+            used += cost
+    return chosen

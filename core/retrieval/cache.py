@@ -1,0 +1,67 @@
+"""Paragraph embeddings cached in the project file, one row per (paragraph, model).
+
+A second query with the same model reads vectors instead of running the model; a paragraph whose
+text changed (hash mismatch) is embedded again.  Writes happen in one transaction per call.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Callable, Sequence
+
+import numpy as np
+
+from core.models import Paragraph
+from core.store.database import ProjectDatabase
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+
+def embedding_text(paragraph: Paragraph) -> str:
+    """What gets embedded: the section path gives the model the paragraph's context."""
+    return f"{paragraph.section}\n{paragraph.text}" if paragraph.section else paragraph.text
+
+
+def cached_embeddings(
+    project: ProjectDatabase,
+    paragraphs: Sequence[Paragraph],
+    model_key: str,
+    encode: Callable[[list[str]], np.ndarray],
+) -> tuple[np.ndarray, int]:
+    """Embeddings for ``paragraphs`` (rows in their order) and how many had to be computed."""
+    if not paragraphs:
+        return np.zeros((0, 0), dtype=np.float32), 0
+    texts = [embedding_text(p) for p in paragraphs]
+    hashes = [text_hash(t) for t in texts]
+    ids = [p.id for p in paragraphs]
+    found: dict[int, tuple[str, np.ndarray]] = {}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        rows = project.conn.execute(
+            f"SELECT paragraph_id, text_hash, dim, vector FROM embeddings WHERE model = ? "
+            f"AND paragraph_id IN ({','.join('?' * len(chunk))})",
+            [model_key, *chunk],
+        ).fetchall()
+        for pid, h, dim, blob in rows:
+            found[pid] = (h, np.frombuffer(blob, dtype=np.float32, count=dim))
+    missing = [i for i, (pid, h) in enumerate(zip(ids, hashes)) if pid not in found or found[pid][0] != h]
+    computed = encode([texts[i] for i in missing]) if missing else None
+    if computed is not None:
+        with project.transaction():
+            project.conn.executemany(
+                "INSERT INTO embeddings (paragraph_id, model, text_hash, dim, vector) VALUES (?,?,?,?,?) "
+                "ON CONFLICT(paragraph_id, model) DO UPDATE SET text_hash = excluded.text_hash, "
+                "dim = excluded.dim, vector = excluded.vector",
+                [
+                    (ids[i], model_key, hashes[i], int(vec.shape[0]), np.asarray(vec, dtype=np.float32).tobytes())
+                    for i, vec in zip(missing, computed)
+                ],
+            )
+    dim = (computed.shape[1] if computed is not None and len(missing) else next(iter(found.values()))[1].shape[0])
+    out = np.zeros((len(ids), dim), dtype=np.float32)
+    fresh = dict(zip(missing, computed)) if computed is not None else {}
+    for i, pid in enumerate(ids):
+        out[i] = fresh[i] if i in fresh else found[pid][1]
+    return out, len(missing)

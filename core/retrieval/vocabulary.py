@@ -1,0 +1,80 @@
+"""The value-vocabulary signal: does a paragraph name the feature's topic, and does it state a value?
+
+A linguist deciding WALS 81A wants the sentence "the basic constituent order is SOV", not the many
+paragraphs about the order of affixes or adjectives that BM25 also likes.  Each feature carries
+``topic`` phrases ("constituent order") and ``values`` phrases ("SOV", "verb-final", "A V P"); a
+paragraph scores ``sum(sat(topic counts)) + value_weight * sum(sat(value counts))`` with the
+saturation ``c / (c + 1)``, so naming many different phrases beats repeating one.  Phrases match
+as token sequences (stop words kept, so "in order to" never looks like "word order"), after the
+same normalisation as BM25 plus folding of a plural -s, which is a property of the English
+metalanguage of the grammars, not of the languages described.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from core.catalog.model import Vocabulary
+from core.retrieval.tokenize import tokenize
+
+
+def _fold(token: str) -> str:
+    return token[:-1] if len(token) > 3 and token.endswith("s") and not token.endswith("ss") else token
+
+
+def vocab_tokens(text: str) -> list[str]:
+    """Tokens for phrase matching: stop words kept, plural -s folded."""
+    return [_fold(t) for t in tokenize(text, keep_stopwords=True)]
+
+
+@dataclass(frozen=True)
+class CompiledVocabulary:
+    """Phrases as token tuples, indexed by their first token for a single pass over a text."""
+
+    phrases: tuple[tuple[str, ...], ...]
+    is_value: tuple[bool, ...]
+
+    def counts(self, tokens: list[str]) -> np.ndarray:
+        """How often each phrase occurs in ``tokens``."""
+        out = np.zeros(len(self.phrases), dtype=np.float64)
+        starts = _starts(self)
+        for i, token in enumerate(tokens):
+            for index in starts.get(token, ()):
+                phrase = self.phrases[index]
+                if tuple(tokens[i:i + len(phrase)]) == phrase:
+                    out[index] += 1
+        return out
+
+    def score(self, tokens: list[str], value_weight: float) -> float:
+        counts = self.counts(tokens)
+        sat = counts / (counts + 1.0)
+        weights = np.where(np.asarray(self.is_value, dtype=bool), value_weight, 1.0)
+        return float((sat * weights).sum())
+
+
+@lru_cache(maxsize=256)
+def _starts(vocab: CompiledVocabulary) -> dict[str, tuple[int, ...]]:
+    starts: dict[str, list[int]] = {}
+    for index, phrase in enumerate(vocab.phrases):
+        starts.setdefault(phrase[0], []).append(index)
+    return {k: tuple(v) for k, v in starts.items()}
+
+
+@lru_cache(maxsize=1024)
+def compile_vocabulary(vocabulary: Vocabulary) -> CompiledVocabulary:
+    """Tokenise a feature's phrases once; a phrase listed as both topic and value counts as value."""
+    phrases: dict[tuple[str, ...], bool] = {}
+    for text, is_value in [(t, False) for t in vocabulary.topic] + [(v, True) for v in vocabulary.values]:
+        tokens = tuple(vocab_tokens(text))
+        if tokens:
+            phrases[tokens] = phrases.get(tokens, False) or is_value
+    return CompiledVocabulary(tuple(phrases), tuple(phrases.values()))
+
+
+def vocabulary_scores(texts: list[str], vocabulary: Vocabulary, value_weight: float) -> np.ndarray:
+    """The vocabulary signal for each text."""
+    compiled = compile_vocabulary(vocabulary)
+    return np.array([compiled.score(vocab_tokens(t), value_weight) for t in texts], dtype=np.float64)

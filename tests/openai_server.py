@@ -1,0 +1,293 @@
+"""A real OpenAI-compatible chat-completions server on 127.0.0.1 for tests and screenshots.
+
+It is a stdlib ``ThreadingHTTPServer`` in a background thread that speaks enough of the
+protocol for the ``openai`` package (``POST /v1/chat/completions``, ``GET /v1/models``) and can
+be scripted to misbehave, so the whole LLM path is exercised over real HTTP.
+
+API (the ``llm_server`` fixture in ``tests/fixtures_llm.py`` yields a reset instance)::
+
+    server.url                         # "http://127.0.0.1:PORT/v1", pass as base_url
+    server.add_rule("verb-final", "SOV")          # prompts containing the text get this value,
+    server.add_rule("Tone", {"Tone": "1"})        # multi-label: {strategy label: "1"/"0"}
+    server.answer_fn = lambda request: "..."      # or compute any reply from the request JSON
+    server.enqueue(429, 429)            # the next two requests get 429 (with Retry-After: 0)
+    server.enqueue({"status": 500}, {"delay": 2.0}, {"content": "```json {...} ```"},
+                   {"empty": True}, {"no_choices": True})   # one-shot behaviours, in order
+    server.json_schema = "honour" | "reject" | "ignore"      # how response_format is treated
+    server.models = {"gpt-4o", "llama3"}   # other model names get 404 (None: any model)
+    server.require_key = "sk-test"         # requests without this Bearer key get 401
+    server.context_limit = 2000            # prompts over this many tokens (chars/4) get a 400
+    server.requests                        # JSON bodies received, in order (with "_auth")
+    server.reset()                         # back to defaults (the fixture does this per test)
+
+A rule's answer cites the prompt paragraphs whose text contains the rule's text (or
+``cite=[numbers]``).  JSON-schema requests get a JSON object that fits the schema; others get
+the paper's text format ending in ``Conclusion: <value>``.  Unmatched prompts are answered
+"Not enough information".  Run ``python -m tests.openai_server --rule "verb-final=SOV"`` to
+serve by hand (e.g. for GUI screenshots).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Callable
+
+_PARAGRAPH = re.compile(r'<paragraph number="(\d+)" page="[^"]*">\n(.*?)\n</paragraph>', re.S)
+NOT_ENOUGH = "Not enough information"
+
+
+@dataclass
+class Rule:
+    contains: str
+    value: str | dict[str, str]
+    cite: list[int] | None = None  # None: the paragraphs that contain ``contains``
+    reasoning: str = ""
+
+
+@dataclass
+class _State:
+    rules: list[Rule] = field(default_factory=list)
+    queue: deque = field(default_factory=deque)
+    requests: list[dict] = field(default_factory=list)
+    answer_fn: Callable[[dict], str | dict] | None = None
+    json_schema: str = "honour"
+    models: set[str] | None = None
+    require_key: str | None = None
+    context_limit: int | None = None
+
+
+class OpenAIStubServer:
+    """See the module docstring. Start with :meth:`start`, stop with :meth:`stop`."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        self._lock = threading.Lock()
+        self._state = _State()
+        outer = self
+
+        class Handler(_Handler):
+            server_api = outer
+
+        self._httpd = ThreadingHTTPServer((host, port), Handler)
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name="openai-stub", daemon=True)
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def start(self) -> "OpenAIStubServer":
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    @property
+    def port(self) -> int:
+        return int(self._httpd.server_address[1])
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def reset(self) -> None:
+        with self._lock:
+            self._state = _State()
+
+    # -- scripting ---------------------------------------------------------------------------
+    def add_rule(self, contains: str, value: str | dict[str, str], cite: list[int] | None = None,
+                 reasoning: str = "") -> None:
+        with self._lock:
+            self._state.rules.append(Rule(contains, value, cite, reasoning))
+
+    def enqueue(self, *behaviours: int | dict) -> None:
+        with self._lock:
+            for b in behaviours:
+                self._state.queue.append({"status": b} if isinstance(b, int) else dict(b))
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _State.__dataclass_fields__:
+            return getattr(self.__dict__["_state"], name)
+        raise AttributeError(name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _State.__dataclass_fields__ and "_state" in self.__dict__:
+            setattr(self._state, name, value)
+        else:
+            super().__setattr__(name, value)
+
+    @property
+    def chat_requests(self) -> list[dict]:
+        return [r for r in self._state.requests if r.get("_path", "").endswith("chat/completions")]
+
+    # -- answering ---------------------------------------------------------------------------
+    def _next_behaviour(self) -> dict | None:
+        with self._lock:
+            return self._state.queue.popleft() if self._state.queue else None
+
+    def answer(self, request: dict) -> tuple[str, int]:
+        """The reply content for a request, and its completion token count."""
+        state = self._state
+        if state.answer_fn is not None:
+            produced = state.answer_fn(request)
+            content = produced if isinstance(produced, str) else json.dumps(produced)
+            return content, max(1, len(content) // 4)
+        user = "\n".join(str(m.get("content", "")) for m in request.get("messages", []) if m.get("role") == "user")
+        paragraphs = {int(n): text for n, text in _PARAGRAPH.findall(user)}
+        rule = next((r for r in state.rules if r.contains in user), None)
+        value: str | dict = rule.value if rule else NOT_ENOUGH
+        cites = rule.cite if rule and rule.cite is not None else sorted(
+            n for n, text in paragraphs.items() if rule and rule.contains in text)
+        reasoning = (rule.reasoning if rule and rule.reasoning else
+                     f"The grammar states this in paragraphs {cites}." if cites else "Judging from what I know.")
+        schema = _schema_of(request)
+        if schema is not None and state.json_schema == "honour":
+            props = schema.get("properties", {})
+            obj: dict[str, Any] = {"reasoning": reasoning}
+            if "cited_paragraphs" in props:
+                obj["cited_paragraphs"] = cites
+            if "strategies" in props:
+                names = list(props["strategies"].get("properties", {}))
+                given = value if isinstance(value, dict) else {}
+                obj["strategies"] = {n: str(given.get(n, NOT_ENOUGH if value == NOT_ENOUGH else "0")) for n in names}
+            else:
+                obj["value"] = value if isinstance(value, str) else NOT_ENOUGH
+            content = json.dumps(obj)
+        else:
+            conclusion = value if isinstance(value, str) else ", ".join(f"{k}: {v}" for k, v in value.items())
+            cite_line = f"Paragraphs: {', '.join(map(str, cites))}\n" if cites else ""
+            content = f"{reasoning}\n{cite_line}Conclusion: {conclusion}"
+        return content, max(1, len(content) // 4)
+
+
+def _schema_of(request: dict) -> dict | None:
+    fmt = request.get("response_format") or {}
+    if fmt.get("type") == "json_schema":
+        return (fmt.get("json_schema") or {}).get("schema") or {}
+    return None
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server_api: OpenAIStubServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args: Any) -> None:  # keep test output clean
+        pass
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server naming
+        api = self.server_api
+        api._state.requests.append({"_path": self.path, "_auth": self.headers.get("Authorization", "")})
+        if self.path.rstrip("/").endswith("/models"):
+            names = sorted(api.models) if api.models else ["stub-model"]
+            self._json(200, {"object": "list", "data": [{"id": n, "object": "model", "owned_by": "stub"} for n in names]})
+        else:
+            self._json(404, {"error": {"message": f"no route {self.path}", "type": "invalid_request_error"}})
+
+    def do_POST(self) -> None:  # noqa: N802
+        api = self.server_api
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            request = json.loads(raw or b"{}")
+        except ValueError:
+            self._json(400, {"error": {"message": "invalid JSON body", "type": "invalid_request_error"}})
+            return
+        request["_path"] = self.path
+        request["_auth"] = self.headers.get("Authorization", "")
+        api._state.requests.append(request)
+        if not self.path.rstrip("/").endswith("chat/completions"):
+            self._json(404, {"error": {"message": f"no route {self.path}", "type": "invalid_request_error"}})
+            return
+        state = api._state
+        if state.require_key is not None and request["_auth"] != f"Bearer {state.require_key}":
+            self._json(401, {"error": {"message": "Incorrect API key provided.", "type": "invalid_request_error",
+                                       "code": "invalid_api_key"}})
+            return
+        model = str(request.get("model", ""))
+        if state.models is not None and model not in state.models:
+            self._json(404, {"error": {"message": f"The model `{model}` does not exist.",
+                                       "type": "invalid_request_error", "code": "model_not_found"}})
+            return
+        behaviour = api._next_behaviour() or {}
+        if behaviour.get("delay"):
+            time.sleep(float(behaviour["delay"]))
+        status = behaviour.get("status")
+        if status:
+            messages = {401: "Incorrect API key provided.", 404: f"The model `{model}` does not exist.",
+                        429: "Rate limit reached for requests.", 500: "The server had an error.",
+                        503: "The server is overloaded."}
+            headers = {"Retry-After": str(behaviour.get("retry_after", 0))} if status == 429 else {}
+            self._json(status, {"error": {"message": messages.get(status, "error"), "type": "server_error",
+                                          "code": None}}, headers)
+            return
+        prompt_tokens = sum(len(str(m.get("content", ""))) for m in request.get("messages", [])) // 4
+        if behaviour.get("context_error") or (state.context_limit and prompt_tokens > state.context_limit):
+            limit = state.context_limit or 1000
+            self._json(400, {"error": {"message": f"This model's maximum context length is {limit} tokens. However, "
+                                                  f"your messages resulted in {prompt_tokens} tokens.",
+                                       "type": "invalid_request_error", "code": "context_length_exceeded"}})
+            return
+        if _schema_of(request) is not None and state.json_schema == "reject":
+            self._json(400, {"error": {"message": "response_format json_schema is not supported by this server",
+                                       "type": "invalid_request_error", "code": None}})
+            return
+        if behaviour.get("no_choices"):
+            self._json(200, {"id": "chatcmpl-stub", "object": "chat.completion", "created": int(time.time()),
+                             "model": model, "choices": []})
+            return
+        if "content" in behaviour:
+            content, completion_tokens = str(behaviour["content"]), max(1, len(str(behaviour["content"])) // 4)
+        elif behaviour.get("empty"):
+            content, completion_tokens = "", 0
+        else:
+            content, completion_tokens = api.answer(request)
+        self._json(200, {
+            "id": "chatcmpl-stub", "object": "chat.completion", "created": int(time.time()), "model": model,
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                      "total_tokens": prompt_tokens + completion_tokens},
+        })
+
+    def _json(self, status: int, body: dict, headers: dict[str, str] | None = None) -> None:
+        data = json.dumps(body).encode("utf-8")
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for k, v in (headers or {}).items():
+                self.send_header(k, v)
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (a timeout test); nothing to do
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Serve a scriptable OpenAI-compatible stub on 127.0.0.1.")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--rule", action="append", default=[], metavar="TEXT=VALUE",
+                        help="answer VALUE when the prompt contains TEXT (repeatable)")
+    parser.add_argument("--json-schema", choices=["honour", "reject", "ignore"], default="honour")
+    args = parser.parse_args(argv)
+    server = OpenAIStubServer(port=args.port)
+    for rule in args.rule:
+        text, _, value = rule.partition("=")
+        server.add_rule(text, value)
+    server.json_schema = args.json_schema
+    server.start()
+    print(f"OpenAI-compatible stub serving at {server.url} (Ctrl+C to stop)", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
