@@ -15,6 +15,8 @@ def register(commands, bench) -> None:
     p.add_argument("file", help="project file (.grammarlens)")
     p.add_argument("--feature", required=True, help="feature id, e.g. 81A, GB107, 49A, 116A*")
     _llm_options(p)
+    p.add_argument("--no-reranker", action="store_true", help="rank by BM25 and vocabulary only (no embedding model)")
+    p.add_argument("--budget", type=int, default=None, help="evidence token budget (default 6000)")
     p.add_argument("--no-cache", action="store_true", help="ask again even if this exact prompt was answered")
     p.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
     p.set_defaults(handler=_classify)
@@ -73,7 +75,7 @@ def _classify(args: argparse.Namespace) -> int:
     settings = _settings(args)
     with open_project(args.file) as project:
         result = classify(project, args.feature, config=args.config, llm_settings=settings,
-                          progress=stderr_progress("classify"))
+                          retrieval_settings=_retrieval_settings(args), progress=stderr_progress("classify"))
     if args.json:
         print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -86,6 +88,20 @@ def _classify(args: argparse.Namespace) -> int:
         print(f"warning: no value stored: {result.problem}", file=sys.stderr)
         return 1
     return 0
+
+
+def _retrieval_settings(args: argparse.Namespace):
+    """Default retrieval settings, adjusted by --no-reranker and --budget (None if retrieval is unavailable)."""
+    try:
+        from core.retrieval import RetrievalSettings
+    except ImportError:
+        return None
+    settings = RetrievalSettings()
+    if args.no_reranker:
+        settings = settings.with_(reranker=None)
+    if args.budget:
+        settings = settings.with_(budget_tokens=args.budget)
+    return settings
 
 
 def _print_result(result) -> None:

@@ -44,7 +44,10 @@ def openai_server():
 
 @pytest.fixture
 def llm_server(openai_server):
+    from core.llm.ask import forget_format_refusals
+
     openai_server.reset()
+    forget_format_refusals()
     yield openai_server
     openai_server.reset()
 

@@ -72,7 +72,7 @@ def test_polar_questions_yield_seven_values() -> None:
     assert parsed.problem is None
     assert {v.feature_id: v.label for v in parsed.values} == {
         "GB257": "1", "GB260": "0", "GB262": "0", "GB263": "1", "GB264": "0", "GB286": "0", "GB291": "0"}
-    assert parsed.values[0].code == "GB257-1"
+    assert parsed.values[0].code == "1"
     names = parse_answer("Conclusion: Clause-final question particle, Tone", POLAR_QUESTIONS)
     assert [v.feature_id for v in names.values if v.label == "1"] == ["GB263", "GB291"]
     partial = parse_answer("Conclusion: Tone: 1, Interrogative word order: maybe", POLAR_QUESTIONS)

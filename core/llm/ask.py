@@ -152,3 +152,9 @@ def injection_flags(items: list[Evidence] | tuple[Evidence, ...], cited: list[in
                               f"The answer relies on paragraph {n} (page {e.page_label or '?'}), whose text "
                               "addresses the model with instructions; check the value by hand.", e.paragraph_id))
     return flags
+
+
+def forget_format_refusals() -> None:
+    """Forget which servers refused JSON-schema answers (after the user changes server settings)."""
+    with _FORMAT_LOCK:
+        _FORMAT_REFUSED.clear()

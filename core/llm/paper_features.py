@@ -2,8 +2,8 @@
 
 These are facts (feature ids, value labels, the coding decisions the paper spells out) needed to
 rebuild the paper's prompts; the prompt wording itself lives in :mod:`core.llm.prompts`.
-Codes follow the CLDF tables (``81A-1`` for WALS, ``GB107-1`` for Grambank) so classifications
-can be exported without translation.  The catalog may supply longer definitions; these short
+Codes are the catalog's (WALS ``1``..``7`` in its order, Grambank ``0``/``1``) so stored
+classifications line up with the catalog and CLDF export.  The catalog may supply longer definitions; these short
 ones keep the paper's prompts working without it.
 """
 
@@ -35,7 +35,7 @@ WALS_81A = FeatureSpec(
     id="81A",
     name="Order of Subject, Object and Verb",
     dataset="WALS",
-    values=tuple((f"81A-{_WALS_81A_NUMBER[o]}", o) for o in _ORDERS) + (("81A-7", "No dominant order"),),
+    values=tuple((str(_WALS_81A_NUMBER[o]), o) for o in _ORDERS) + (("7", "No dominant order"),),
     definition=(
         "The dominant order of subject, object and verb in declarative clauses whose subject and "
         "object are both nouns. A language has a dominant order when one order is more frequent "
@@ -69,7 +69,7 @@ GB107 = FeatureSpec(
     id="GB107",
     name="Can standard negation be marked by an affix, clitic or modification of the verb?",
     dataset="Grambank",
-    values=(("GB107-1", "1"), ("GB107-0", "0")),
+    values=(("1", "1"), ("0", "0")),
     definition=(
         "Standard negation is the negation of declarative main clauses with dynamic verbal "
         "predicates. The feature is 1 when it can be marked on the verb itself: by an affix, by a "
@@ -111,7 +111,7 @@ WALS_49A = FeatureSpec(
     id="49A",
     name="Number of Cases",
     dataset="WALS",
-    values=tuple((f"49A-{i}", label) for i, label in enumerate(_CASE_LABELS, start=1)),
+    values=tuple((str(i), label) for i, label in enumerate(_CASE_LABELS, start=1)),
     definition=(
         "The number of productive case categories in the inflection of nouns, counting "
         "adpositional clitics as case markers; concrete (peripheral) cases alone make "
@@ -155,7 +155,7 @@ POLAR_STRATEGIES: tuple[tuple[str, str], ...] = (
 
 _POLAR_SUBS = tuple(
     FeatureSpec(id=gb, name=label, sub_label=label, dataset="Grambank",
-                values=((f"{gb}-1", "1"), (f"{gb}-0", "0")), synonyms=dict(_BINARY_SYNONYMS))
+                values=(("1", "1"), ("0", "0")), synonyms=dict(_BINARY_SYNONYMS))
     for gb, label in POLAR_STRATEGIES
 )
 
