@@ -245,7 +245,11 @@ class _Handler(BaseHTTPRequestHandler):
         elif behaviour.get("empty"):
             content, completion_tokens = "", 0
         else:
-            content, completion_tokens = api.answer(request)
+            try:
+                content, completion_tokens = api.answer(request)
+            except Exception as exc:  # noqa: BLE001 - a broken test rule must show up as a server error
+                self._json(500, {"error": {"message": f"stub answer failed: {exc!r}", "type": "server_error"}})
+                return
         self._json(200, {
             "id": "chatcmpl-stub", "object": "chat.completion", "created": int(time.time()), "model": model,
             "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
