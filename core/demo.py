@@ -78,8 +78,9 @@ CHAPTERS: list[tuple[str, list[object]]] = [
               "prose and ranks it low for structural questions such as word order."),
     ]),
     ("2 Sounds and words", [
-        _Para("Veshari has five vowels, i e a o u, each short or long, and sixteen consonants. Stress falls on the first "
-              "syllable of the root. Words are mostly two or three syllables long, and suffixes never carry stress."),
+        _Para("Veshari has five vowels, i e a o u, each short or long, and sixteen consonants. Stress falls on the "
+              "first syllable of the root. Words are mostly two or three syllables long, and suffixes never carry "
+              "stress."),
         _Heading("2.1 Syllable structure"),
         _Para("Syllables are CV or CVC. Clusters occur only across a syllable boundary, as in tamna 'net' and "
               "korvi 'boat'. A word never ends in a stop; loanwords that do receive a final vowel."),
@@ -115,9 +116,9 @@ CHAPTERS: list[tuple[str, list[object]]] = [
         _Para("Intransitive clauses place the subject before the verb (SV). The verb remains the last word of the "
               "clause, followed only by clause-final particles such as the question particle ka."),
         _Heading("4.2 Variation and focus"),
-        _Para("The object may precede the subject (OSV) when the object is in focus or has just been mentioned, but the "
-              "verb stays final. Orders with the verb before the object are not found in our sample texts. Speakers "
-              "judge verb-initial clauses as foreign or as songs."),
+        _Para("The object may precede the subject (OSV) when the object is in focus or has just been mentioned, but "
+              "the verb stays final. Orders with the verb before the object are not found in our sample texts. "
+              "Speakers judge verb-initial clauses as foreign or as songs."),
         _ex(6, "tamna-ke Maalo-ri shema-ta", "net-ACC Maalo-NOM mend-PST", "'The net, Maalo mended (it).'"),
         _Heading("4.3 Order within the noun phrase"),
         _Para("Adjectives and numerals precede the noun, and possessors precede the possessed noun. Postpositions "
@@ -229,7 +230,8 @@ class _Writer:
             page = self.doc[number]
             printed = str(number - first_arabic + 1)
             if number in self.chapter_first_pages:
-                page.insert_text((PAGE_WIDTH / 2 - 4, PAGE_HEIGHT - 30), printed, fontsize=RUNNING_SIZE, fontname="tiro")
+                page.insert_text((PAGE_WIDTH / 2 - 4, PAGE_HEIGHT - 30), printed,
+                                 fontsize=RUNNING_SIZE, fontname="tiro")
                 continue
             title = self.chapter_title_by_page.get(number, "")
             y = 38
@@ -259,9 +261,9 @@ def _front_matter(w: _Writer) -> None:
     w.new_page()
     w.text_line(MARGIN_X, "Preface", 16, "tibo")
     w.y += 34
-    w.paragraph("This sample is short on purpose. Open the feature panel, search for 81A or for 'subject object verb', and "
-                "GrammarLens lists the paragraphs that decide the value, highlighted on the page. With a language "
-                "model configured it also proposes the value and cites its evidence.")
+    w.paragraph("This sample is short on purpose. Open the feature panel, search for 81A or for "
+                "'subject object verb', and GrammarLens lists the paragraphs that decide the value, highlighted "
+                "on the page. With a language model configured it also proposes the value and cites its evidence.")
     for page_number in range(3):
         w.doc[page_number].insert_text((PAGE_WIDTH / 2 - 4, PAGE_HEIGHT - 30), ["i", "ii", "iii"][page_number],
                                        fontsize=RUNNING_SIZE, fontname="tiro")

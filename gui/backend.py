@@ -92,7 +92,9 @@ def classify(project_path: Path, feature: Any, settings: AppSettings, progress: 
 def test_connection(settings: AppSettings) -> str:
     from core.llm import test_connection as _test
 
-    result = _test(llm_settings(settings))
+    # One quick try: the person is waiting for an answer, not for a retry schedule.
+    quick = dataclasses.replace(llm_settings(settings), max_retries=0, timeout_s=min(settings.request_timeout_s, 15.0))
+    result = _test(quick)
     return str(result) if result else "Connected."
 
 

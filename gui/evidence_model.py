@@ -54,8 +54,11 @@ class EvidenceModel(QAbstractTableModel):
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: N802
         return 0 if parent.isValid() else len(COLUMNS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(COLUMNS):
+    def headerData(  # noqa: N802
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        horizontal = orientation == Qt.Orientation.Horizontal
+        if horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(COLUMNS):
             return COLUMNS[section]
         return None
 
@@ -80,7 +83,8 @@ class EvidenceModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             head = f"{paragraph.section}\n" if paragraph.section else ""
             mark = "Cited by the model.\n" if cited else ""
-            return f"{mark}{head}p. {paragraph.page_label} (PDF page {paragraph.pdf_page})\n\n{snippet(paragraph.text, 900)}"
+            where = f"p. {paragraph.page_label} (PDF page {paragraph.pdf_page})"
+            return f"{mark}{head}{where}\n\n{snippet(paragraph.text, 900)}"
         if role == Qt.ItemDataRole.BackgroundRole and cited:
             return QBrush(CITED_BACKGROUND)
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (0, 1, 4):

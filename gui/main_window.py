@@ -396,7 +396,8 @@ class MainWindow(QMainWindow):
         if self.documents:
             self.show_document(self.documents[0].id)
         else:
-            self.statusBar().showMessage("This project has no grammar yet: drop a PDF here or use Add grammar (Ctrl+I).")
+            self.statusBar().showMessage(
+                "This project has no grammar yet: drop a PDF here or use Add grammar (Ctrl+I).")
         key = self._project_key()
         page = self.store.value(f"project_state/{key}/page")
         if page and self.document is not None:
@@ -504,29 +505,30 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Reading {pdf_path.name}…")
         opening_other = target != self.project_path
 
+        added = [False]
+
         def done(document_id: object) -> None:
+            added[0] = True
             self.statusBar().showMessage(f"Added {pdf_path.name}.", 8000)
             if opening_other or self.project is None:
                 self.open_project(target)
             else:
                 self._reload_documents(int(document_id))  # type: ignore[arg-type]
-            self.ingestFinished.emit(True)
 
         def failed(exc: BaseException) -> None:
             if opening_other and target.exists():
                 self._discard_empty_project(target)
             self.show_error(f"Cannot read {pdf_path.name}", exc)
-            self.ingestFinished.emit(False)
 
         def cancelled() -> None:
             if opening_other and target.exists():
                 self._discard_empty_project(target)
             self.statusBar().showMessage("Reading the grammar was cancelled; the project is as it was.", 8000)
-            self.ingestFinished.emit(False)
 
         return self._start("ingest", f"Reading {pdf_path.name}",
                            lambda progress: backend.ingest(target, pdf_path, progress),
-                           on_result=done, on_error=failed, on_cancelled=cancelled)
+                           on_result=done, on_error=failed, on_cancelled=cancelled,
+                           on_finished=lambda: self.ingestFinished.emit(added[0]))
 
     def _discard_empty_project(self, path: Path) -> None:
         """A project created only for a failed ingest holds nothing; don't leave it lying around."""
@@ -864,9 +866,9 @@ class MainWindow(QMainWindow):
         def finished() -> None:
             if self.jobs.get(kind) is worker:
                 del self.jobs[kind]
+            self._update_busy()
             if on_finished:
                 on_finished()
-            self._update_busy()
 
         def progress(done: int, total: int, message: str) -> None:
             if self.jobs.get(kind) is worker and not quiet:

@@ -300,7 +300,8 @@ class PdfView(QGraphicsView):
             return
         visible = self.visible_pages() or [0]
         centre = visible[len(visible) // 2]
-        for index in sorted(self._pixmap_items, key=lambda i: -abs(i - centre))[: len(self._pixmap_items) - CACHE_PAGES]:
+        farthest = sorted(self._pixmap_items, key=lambda i: -abs(i - centre))
+        for index in farthest[: len(self._pixmap_items) - CACHE_PAGES]:
             self.scene().removeItem(self._pixmap_items.pop(index))
 
     # --- highlights -------------------------------------------------------------------
@@ -343,11 +344,14 @@ class PdfView(QGraphicsView):
             first = min(rects, key=lambda r: (r.pdf_page, r.y0))
             self.go_to_page(first.pdf_page, max(0.0, first.y0 - 36))
 
-    def _rect_item(self, rect: Rect, brush: QBrush, pen: QPen, *, z: float, pad: float = 0.0) -> QGraphicsRectItem | None:
+    def _rect_item(
+        self, rect: Rect, brush: QBrush, pen: QPen, *, z: float, pad: float = 0.0
+    ) -> QGraphicsRectItem | None:
         if not 1 <= rect.pdf_page <= self.page_count:
             return None
         parent = self._page_items[rect.pdf_page - 1]
-        item = QGraphicsRectItem(rect.x0 - pad, rect.y0 - pad, rect.x1 - rect.x0 + 2 * pad, rect.y1 - rect.y0 + 2 * pad, parent)
+        width, height = rect.x1 - rect.x0 + 2 * pad, rect.y1 - rect.y0 + 2 * pad
+        item = QGraphicsRectItem(rect.x0 - pad, rect.y0 - pad, width, height, parent)
         item.setBrush(brush)
         item.setPen(pen)
         item.setZValue(z)

@@ -79,7 +79,8 @@ def describe(result: Any, project: ProjectDatabase | None = None) -> Classificat
     hits: list[Any] = []
     if project is not None:
         hits = evidence_hits(project, evidence)
-    return ClassificationView(value, getattr(result, "reasoning", "") or "", " · ".join(p for p in parts if p), cited, hits)
+    reasoning = getattr(result, "reasoning", "") or ""
+    return ClassificationView(value, reasoning, " · ".join(p for p in parts if p), cited, hits)
 
 
 def evidence_hits(project: ProjectDatabase, evidence: list[Any]) -> list[EvidenceHit]:

@@ -27,7 +27,10 @@ def gui_store(tmp_path, monkeypatch):
     from gui import settings as gui_settings
 
     gui_settings._session_keys.clear()  # noqa: SLF001 - session-only keys must not leak across tests
-    return QSettings(str(tmp_path / "grammarlens.ini"), QSettings.Format.IniFormat)
+    store = QSettings(str(tmp_path / "grammarlens.ini"), QSettings.Format.IniFormat)
+    # No embedding model by default: loading torch costs ~10 s per process on CI's two cores.
+    gui_settings.save_settings(gui_settings.AppSettings(reranker_model=""), store)
+    return store
 
 
 @pytest.fixture(scope="session")

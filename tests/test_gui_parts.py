@@ -13,7 +13,12 @@ import pytest
 from core.errors import Cancelled, PdfError
 from core.models import Rect
 
-pytestmark = [pytest.mark.gui, pytest.mark.qt_log_level_fail("WARNING")]
+pytestmark = [
+    pytest.mark.gui,
+    pytest.mark.qt_log_level_fail("WARNING"),
+    # The offscreen platform plugin says this whenever a dialog opens; it is about the plugin, not us.
+    pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)"),
+]
 
 BIG_GRAMMAR = "078_Papuan_Malay.pdf"  # 770 pages
 

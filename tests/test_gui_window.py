@@ -1,0 +1,225 @@
+"""The main window end to end, offscreen: real projects, real PDFs, a real local LLM server.
+
+Any unexpected Qt warning fails a test (``qt_log_level_fail``).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+
+from gui.settings import PROVIDER_COMPATIBLE, AppSettings
+
+pytestmark = [
+    pytest.mark.gui,
+    pytest.mark.qt_log_level_fail("WARNING"),
+    # The offscreen platform plugin says this whenever a dialog opens; it is about the plugin, not us.
+    pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)"),
+]
+
+SLOW_MS = 20000
+
+
+def _local_settings(url: str) -> AppSettings:
+    # No embedding model: keeps the suite fast; retrieval is BM25 + vocabulary ranking.
+    return AppSettings(provider=PROVIDER_COMPATIBLE, base_url=url, model="gpt-4o", reranker_model="",
+                       reviewer="Test Reviewer", request_timeout_s=10.0)
+
+
+def _open_with_feature(qtbot, window, path: Path, feature: str = "81A") -> None:
+    with qtbot.waitSignal(window.retrievalFinished, timeout=SLOW_MS):
+        assert window.open_project(path, feature=feature)
+
+
+def _click_row(qtbot, window, row: int) -> None:
+    view = window.evidence_view
+    rect = view.visualRect(window.evidence_model.index(row, 3))
+    view.scrollTo(window.evidence_model.index(row, 3))
+    rect = view.visualRect(window.evidence_model.index(row, 3))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+
+
+def _assert_outline_on(window, paragraph) -> None:
+    """The clicked paragraph's page is shown and an outline sits over each of its rectangles."""
+    view = window.pdf_view
+    first_page = min(r.pdf_page for r in paragraph.rects)
+    assert view.current_page in (first_page, first_page - 1, first_page + 1)
+    outlines = view.selected_items()
+    assert len(outlines) == len(paragraph.rects)
+    for item, rect in zip(outlines, paragraph.rects):
+        assert item.parentItem() is view._page_items[rect.pdf_page - 1]  # noqa: SLF001
+        box = item.rect()
+        assert abs(box.left() + 2 - rect.x0) < 0.01 and abs(box.bottom() - 2 - rect.y1) < 0.01
+    on_screen = view.mapFromScene(outlines[0].sceneBoundingRect()).boundingRect()
+    assert view.viewport().rect().intersects(on_screen)
+
+
+def test_demo_project_shows_81A_evidence_offline_and_says_how_to_add_a_model(qtbot, main_window, demo_project):
+    window = main_window
+    _open_with_feature(qtbot, window, demo_project)
+    assert window.banner.isVisible() and "local" in window.banner_label.text()
+    assert not window.prediction.classify_button.isEnabled()
+    assert window.evidence_model.rowCount() > 0
+    texts = [h.paragraph.text for h in window.hits]
+    row = next(i for i, t in enumerate(texts) if "subject-object-verb (SOV)" in t)
+    assert row < 3  # the deciding paragraph is near the top
+    assert window.pdf_view.highlight_items()  # evidence is highlighted on the pages
+    _click_row(qtbot, window, row)
+    _assert_outline_on(window, window.hits[row].paragraph)
+    assert window.page_edit.text() == window.hits[row].paragraph.page_label
+    # page navigation by printed page number: "ii" is front matter, "3" the third arabic page
+    assert window.go_to_label("ii") and window.pdf_view.current_page == 2
+    assert window.go_to_label("3") and window.labels[window.pdf_view.current_page] == "3"
+    assert not window.go_to_label("999")
+
+
+@pytest.mark.slow
+def test_real_grammar_81A_classified_on_local_server_with_review_surviving_reopen(
+    qtbot, main_window, real_grammar_project, llm_server, gui_store
+):
+    llm_server.add_rule("SOV", "SOV")
+    window = main_window
+    window.apply_settings(_local_settings(llm_server.url))
+    assert not window.banner.isVisible()
+    _open_with_feature(qtbot, window, real_grammar_project)
+    assert window.evidence_model.rowCount() > 0
+    assert window.prediction.classify_button.isEnabled()
+    with qtbot.waitSignal(window.classificationFinished, timeout=SLOW_MS):
+        qtbot.mouseClick(window.prediction.classify_button, Qt.MouseButton.LeftButton)
+    assert window.prediction.value_label.text() == "SOV"
+    assert llm_server.chat_requests, "the window must have asked the local server"
+    assert window.prediction.reasoning.toPlainText()
+    assert window.evidence_model.rowCount() > 0 and window.cited
+    cited_row = next(i for i, h in enumerate(window.evidence_model.hits) if h.paragraph.id in window.cited)
+    _click_row(qtbot, window, cited_row)
+    _assert_outline_on(window, window.evidence_model.hit(cited_row).paragraph)
+    kinds = {item.data(0) for item in window.pdf_view.highlight_items()}
+    assert {"cited"} <= kinds
+
+    # review: override with another value of the set, and a note
+    combo = window.prediction.override_combo
+    combo.setCurrentIndex(combo.findText("SVO"))
+    with qtbot.waitSignal(window.reviewStored, timeout=5000):
+        qtbot.mouseClick(window.prediction.override_button, Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(window.prediction.note_edit, "Section 7.1 says SOV; check the texts.")
+    with qtbot.waitSignal(window.reviewStored, timeout=5000):
+        qtbot.keyClick(window.prediction.note_edit, Qt.Key.Key_Return)
+    assert window.prediction.value_label.text() == "✎ SVO"
+    window.close()
+
+    # a fresh window on the same project shows the override and the note, with reviewer and time
+    from gui.main_window import MainWindow
+
+    again = MainWindow(gui_store)
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.waitUntil(lambda: again.catalog is not None, timeout=10000)
+    assert again.open_project(real_grammar_project, feature="81A")
+    qtbot.waitUntil(lambda: again.classification is not None, timeout=5000)
+    assert again.prediction.value_label.text() == "✎ SVO"
+    history = again.prediction.review_label.text()
+    assert "Test Reviewer" in history and "Section 7.1 says SOV" in history and "“SVO”" in history
+    assert time.strftime("%Y") in history
+    again.close()
+
+
+@pytest.mark.slow
+def test_cancelling_an_ingest_leaves_the_project_usable(qtbot, main_window, demo_project, shared_dir):
+    from core.store import open_project, repository
+
+    window = main_window
+    _open_with_feature(qtbot, window, demo_project)
+    progressed = []
+    worker = window.ingest_pdf(shared_dir / "grammars" / "078_Papuan_Malay.pdf")
+    assert worker is not None
+    worker.signals.progress.connect(lambda *a: progressed.append(a))
+    qtbot.waitUntil(lambda: bool(progressed), timeout=SLOW_MS)
+    assert window.cancel_button.isVisible()
+    with qtbot.waitSignal(window.ingestFinished, timeout=SLOW_MS) as finished:
+        qtbot.mouseClick(window.cancel_button, Qt.MouseButton.LeftButton)
+    assert finished.args == [False]
+    assert not window.cancel_button.isVisible()
+    with open_project(demo_project) as project:
+        assert len(repository.list_documents(project)) == 1
+    # still usable: pick another feature and get evidence for it
+    with qtbot.waitSignal(window.retrievalFinished, timeout=SLOW_MS):
+        window.select_feature("GB107")
+    assert window.document is not None and window.pdf_view.page_count == 11
+
+
+def test_broken_pdf_shows_a_message_that_says_what_to_do(qtbot, main_window, demo_project, tmp_path):
+    window = main_window
+    assert window.open_project(demo_project)
+    broken = tmp_path / "broken grammar.pdf"
+    broken.write_bytes(b"%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF garbage")
+    with qtbot.waitSignal(window.errorShown, timeout=SLOW_MS):
+        window.ingest_pdf(broken)
+    box = window.last_message_box
+    assert box is not None and box.isVisible()
+    assert "broken grammar.pdf" in box.windowTitle() or "broken grammar.pdf" in box.text()
+    assert box.informativeText()  # the hint: what to do about it
+    assert window.document is not None  # the demo grammar is still shown
+    box.close()
+
+
+def test_closing_the_window_during_a_classification_cancels_cleanly(qtbot, main_window, demo_project, llm_server):
+    llm_server.enqueue({"delay": 1.0})
+    window = main_window
+    window.apply_settings(_local_settings(llm_server.url))
+    _open_with_feature(qtbot, window, demo_project)
+    window.classify()
+    assert "classify" in window.jobs
+    started = time.perf_counter()
+    window.close()
+    assert time.perf_counter() - started < 15
+    assert window.pool.live == [] and window.project is None
+
+
+def test_settings_dialog_tests_the_connection_to_a_local_server(qtbot, main_window, llm_server):
+    window = main_window
+    dialog = window.open_settings()
+    dialog.provider.setCurrentIndex(dialog.provider.findData(PROVIDER_COMPATIBLE))
+    dialog.base_url.setText(llm_server.url)
+    qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.test_result.text().startswith(("✓", "✗")), timeout=SLOW_MS)
+    assert dialog.test_result.text().startswith("✓"), dialog.test_result.text()
+    dialog.base_url.setText("http://127.0.0.1:9/v1")  # nothing listens on the discard port
+    qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.test_result.text().startswith("✗"), timeout=SLOW_MS)
+    dialog.accept()
+    assert window.settings.base_url == "http://127.0.0.1:9/v1" and not window.banner.isVisible()
+
+
+def test_window_restores_its_layout_and_has_shortcuts_and_accessible_names(qtbot, main_window, gui_store):
+    from PySide6.QtWidgets import QAbstractButton, QLineEdit
+
+    from gui.main_window import MainWindow
+
+    window = main_window
+    window.resize(780, 560)  # inside the offscreen screen (800 x 600): restoreGeometry clamps to the screen
+    window.main_splitter.setSizes([190, 330, 260])
+    sizes = window.main_splitter.sizes()
+    window.close()
+    again = MainWindow(gui_store)
+    qtbot.addWidget(again)
+    again.show()
+    assert (again.width(), again.height()) == (780, 560)
+    assert again.main_splitter.sizes() == sizes
+    for action in (again.act_open, again.act_new, again.act_add, again.act_settings, again.act_classify,
+                   again.act_accept, again.act_search, again.act_find_feature, again.act_goto, again.act_zoom_in):
+        assert not action.shortcut().isEmpty(), action.text()
+    unnamed = [w for w in again.findChildren(QAbstractButton) + again.findChildren(QLineEdit)
+               if w.isVisible() and not w.accessibleName() and not w.text() and w.parent() is not None
+               and type(w).__name__ not in ("QToolButton",)]
+    assert unnamed == []
+    # small and large windows: nothing overlaps, the PDF keeps a usable width
+    again.resize(640, 420)
+    qtbot.wait(10)
+    assert again.pdf_view.width() >= 200
+    again.resize(2400, 1400)
+    qtbot.wait(10)
+    assert again.pdf_view.width() > 900
+    again.close()
