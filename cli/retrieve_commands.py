@@ -139,8 +139,13 @@ def _bench_retrieval(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report))
         return 0
+    print(f"Retrieval speed on {args.project.name} ({report['pages']} pages, {report['paragraphs']} paragraphs)")
     for key, value in report.items():
-        print(f"{key:<40} {value:.4f}" if isinstance(value, float) else f"{key:<40} {value}")
+        if key.endswith("_s"):
+            print(f"  {key[:-2]:<34} {value * 1000:10.1f} ms")
+        elif key not in ("pages", "paragraphs"):
+            print(f"  {key:<34} {value}")
+    print("  targets: BM25 query < 50 ms; MiniLM rerank of 50 < 5 s; cached retrieval < 0.5 s")
     return 0
 
 
