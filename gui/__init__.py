@@ -2,3 +2,4 @@
 
 Only this package imports Qt.  Start it with ``python main.py`` (see :mod:`gui.app`).
 """
+

@@ -13,6 +13,7 @@ Workers never touch widgets.  A job that needs the project opens its own connect
 
 from __future__ import annotations
 
+import sys
 import time
 import traceback
 from typing import Any, Callable
@@ -25,6 +26,21 @@ from core.progress import Progress
 Job = Callable[[Progress], Any]
 
 PROGRESS_INTERVAL_S = 0.05  # at most 20 progress signals a second: a flood would stall the UI thread
+
+
+def make_worker_imports_safe() -> None:
+    """Keep PySide's import hook from running source inspection for modules imported in workers.
+
+    PySide6 replaces ``__import__`` to support ``from __feature__ import snake_case`` and, for every
+    new Python module, runs ``inspect.getsource`` on it -- also in worker threads, where our jobs
+    import a lot lazily (keyring backends, openai resources, torch for the reranker).  That is
+    slow and has been seen to crash when it races the UI thread.  GrammarLens never uses
+    ``__feature__``, so answering "does not use PySide" for every module is exact.  Idempotent;
+    a PySide without this hook is left alone.
+    """
+    feature = sys.modules.get("PySide6.support.feature")
+    if feature is not None and hasattr(feature, "_mod_uses_pyside"):
+        feature._mod_uses_pyside = lambda module: False  # noqa: SLF001
 
 
 class WorkerSignals(QObject):
@@ -85,6 +101,7 @@ class WorkerPool(QObject):
 
     def __init__(self, parent: QObject | None = None, max_threads: int = 2) -> None:
         super().__init__(parent)
+        make_worker_imports_safe()
         self.pool = QThreadPool(self)
         self.pool.setMaxThreadCount(max_threads)
         self._live: set[Worker] = set()

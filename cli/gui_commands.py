@@ -1,0 +1,45 @@
+"""CLI: ``bench gui`` (first-page time and UI-thread stalls) and ``demo`` (write the sample grammar PDF).
+
+Qt is imported only inside the bench handler, so the rest of the CLI never loads it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+DEFAULT_BENCH_PDF = Path(__file__).resolve().parent.parent.parent / "shared" / "grammars" / "078_Papuan_Malay.pdf"
+
+
+def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAction) -> None:
+    p = commands.add_parser("demo", help="write the demo grammar PDF (an invented language) to a file")
+    p.add_argument("pdf", type=Path, help="where to write it")
+    p.set_defaults(handler=_demo)
+
+    p = bench.add_parser("gui", help="desktop app: first page of a long grammar, UI stalls while classifying")
+    p.add_argument("pdf", type=Path, nargs="?", default=DEFAULT_BENCH_PDF,
+                   help="grammar PDF (default: the 770-page one)")
+    p.add_argument("--reranker", help="embedding model for retrieval ('' for none; default: the app's default)")
+    p.add_argument("--repeats", type=int, default=3, help="how many times to open the grammar")
+    p.add_argument("--json", action="store_true", help="print the numbers as JSON")
+    p.set_defaults(handler=_bench_gui)
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from core.demo import write_demo_grammar
+
+    print(write_demo_grammar(args.pdf))
+    return 0
+
+
+def _bench_gui(args: argparse.Namespace) -> int:
+    import os
+
+    from core.errors import GrammarLensError
+
+    if not args.pdf.exists():
+        raise GrammarLensError(f"{args.pdf} does not exist.", "Give the path of a grammar PDF.")
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from gui.bench import run_bench
+
+    return run_bench(args.pdf, reranker=args.reranker, repeats=args.repeats, as_json=args.json)
