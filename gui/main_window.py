@@ -143,6 +143,8 @@ class MainWindow(QMainWindow):
         self.feature_list.setAccessibleName("Features")
         self.feature_list.setUniformItemSizes(True)
         self.feature_list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.feature_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.feature_list.setTextElideMode(Qt.TextElideMode.ElideRight)
         left_layout.addWidget(self.feature_list, 1)
         self.feature_status = QLabel("Loading the feature catalog…")
         self.feature_status.setWordWrap(True)
@@ -641,6 +643,8 @@ class MainWindow(QMainWindow):
             self.feature_list.selectionModel().blockSignals(True)
             self.feature_list.setCurrentIndex(self.feature_model.index(row))
             self.feature_list.selectionModel().blockSignals(False)
+        if row >= 0:
+            self.feature_list.scrollTo(self.feature_model.index(row), QAbstractItemView.ScrollHint.PositionAtCenter)
         if self.project is None or not self.documents:
             return
         if not self._show_stored_classification():

@@ -37,7 +37,7 @@ PAGE_GAP = 12.0
 MIN_ZOOM, MAX_ZOOM = 0.25, 6.0
 CACHE_PAGES = 16
 
-EVIDENCE_COLOUR = QColor(255, 210, 0, 90)  # amber: a retrieved paragraph
+EVIDENCE_COLOUR = QColor(255, 214, 0, 55)  # amber: a retrieved paragraph
 CITED_COLOUR = QColor(0, 170, 140, 90)  # teal: a paragraph the model cited for its value
 SEARCH_COLOUR = QColor(80, 140, 255, 100)  # blue: a text-search hit
 SELECTED_PEN = QColor(200, 60, 0)
@@ -243,8 +243,9 @@ class PdfView(QGraphicsView):
     def _on_scrolled(self, *_: object) -> None:
         if not self._page_items:
             return
-        top = self.mapToScene(0, 0).y() + 30 / self.zoom
-        page = self._index_at(top) + 1
+        # the page under a point 40% down the view: the one the reader is looking at
+        probe = self.mapToScene(0, int(self.viewport().height() * 0.4)).y()
+        page = self._index_at(probe) + 1
         if page != self._current_page:
             self._current_page = page
             self.pageChanged.emit(page)
@@ -342,7 +343,9 @@ class PdfView(QGraphicsView):
                 self._selected_items.append(item)
         if rects:
             first = min(rects, key=lambda r: (r.pdf_page, r.y0))
-            self.go_to_page(first.pdf_page, max(0.0, first.y0 - 36))
+            # a quarter down the view: the reader sees what comes before the paragraph (its heading) too
+            lead = self.viewport().height() / 4 / self.zoom
+            self.go_to_page(first.pdf_page, max(0.0, first.y0 - lead))
 
     def _rect_item(
         self, rect: Rect, brush: QBrush, pen: QPen, *, z: float, pad: float = 0.0

@@ -44,6 +44,7 @@ class SettingsDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("GrammarLens settings")
         self.setAccessibleName("Settings")
+        self.setMinimumWidth(560)
         self.pool = pool
         self._original = settings
         self._test_worker = None
@@ -83,13 +84,16 @@ class SettingsDialog(QDialog):
             lambda on: self.api_key.setEchoMode(QLineEdit.EchoMode.Normal if on else QLineEdit.EchoMode.Password)
         )
         key_row.addWidget(self.show_key)
-        form.addRow("API &key:", key_row)
+        key_label = QLabel("API &key:")
+        key_label.setBuddy(self.api_key)
+        form.addRow(key_label, key_row)
         self.key_note = QLabel(
             "Kept in the system keyring, never in the project file."
             if keyring_available()
             else "No system keyring found: the key is kept for this session only (or set OPENAI_API_KEY)."
         )
         self.key_note.setWordWrap(True)
+        self.key_note.setMinimumHeight(self.key_note.sizeHint().height())
         self.key_note.setStyleSheet("color: palette(mid);")
         form.addRow("", self.key_note)
         test_row = QHBoxLayout()

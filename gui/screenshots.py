@@ -1,0 +1,107 @@
+"""Screenshots of the app for review and the README: ``python -m gui.screenshots [OUT_DIR]``.
+
+Runs offscreen (no display needed) and grabs the widgets: the main window with a prediction
+and highlighted evidence on a real grammar (classified by the local OpenAI-compatible test
+server), the demo project offline, the settings dialog, and the message for a broken PDF.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+GRAMMAR = REPO.parent / "shared" / "grammars" / "354_Iranian_Armenian.pdf"
+
+
+def main(argv: list[str]) -> int:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    out = Path(argv[0]) if argv else REPO / "screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    from PySide6.QtCore import QPoint, QSettings
+    from PySide6.QtGui import QPainter
+
+    from core.ingest import ingest_pdf
+    from core.store import create_project
+    from gui.app import build_demo_project, make_application
+    from gui.bench import _wait
+    from gui.main_window import MainWindow
+    from gui.settings import PROVIDER_COMPATIBLE, AppSettings, save_settings
+    from tests.openai_server import OpenAIStubServer
+
+    app = make_application()
+    server = OpenAIStubServer().start()
+    server.add_rule("SOV", "SOV", reasoning=(
+        "The grammar states that the basic constituent order of Iranian Armenian is SOV: the verb "
+        "follows the object in neutral transitive clauses, and other orders are pragmatically marked."))
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["XDG_DATA_HOME"] = str(Path(tmp) / "data")
+        store = QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat)
+        project_path = Path(tmp) / "Iranian Armenian.grammarlens"
+        with create_project(project_path) as project:
+            ingest_pdf(project, GRAMMAR)
+
+        # the demo, offline
+        save_settings(AppSettings(reranker_model=""), store)
+        window = MainWindow(store)
+        window.resize(1440, 900)
+        window.show()
+        _wait(app, lambda: window.catalog is not None, 30)
+        window.open_project(build_demo_project(Path(tmp) / "demo"), feature="81A")
+        _wait(app, lambda: bool(window.hits), 60)
+        window.show_evidence(0)
+        window.evidence_view.selectRow(0)
+        _wait(app, lambda: not window.pdf_view._queue, 10)  # noqa: SLF001
+        window.grab().save(str(out / "demo_offline.png"))
+
+        # a real grammar, classified by the local server
+        window.apply_settings(AppSettings(provider=PROVIDER_COMPATIBLE, base_url=server.url, model="gpt-4o",
+                                          reranker_model="", reviewer="A. Linguist"))
+        window.open_project(project_path, feature="81A")
+        _wait(app, lambda: bool(window.hits), 60)
+        window.classify()
+        _wait(app, lambda: "classify" not in window.jobs, 60)
+        row = next((i for i, h in enumerate(window.evidence_model.hits) if h.paragraph.id in window.cited), 0)
+        window.evidence_view.selectRow(row)
+        _wait(app, lambda: not window.pdf_view._queue, 10)  # noqa: SLF001
+        window.grab().save(str(out / "main_window.png"))
+
+        dialog = window.open_settings()
+        _wait(app, lambda: dialog.isVisible(), 5)
+        dialog.adjustSize()
+        dialog.grab().save(str(out / "settings_dialog.png"))
+        dialog.reject()
+
+        broken = Path(tmp) / "damaged grammar.pdf"
+        broken.write_bytes(b"%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF garbage")
+        window.ingest_pdf(broken)
+        _wait(app, lambda: window.last_message_box is not None and window.last_message_box.isVisible(), 30)
+        box = window.last_message_box
+        assert box is not None
+        box.adjustSize()
+        shot = window.grab()
+        painter = QPainter(shot)
+        painter.fillRect(shot.rect(), QColorDim())
+        boxshot = box.grab()
+        painter.drawPixmap(QPoint((shot.width() - boxshot.width()) // 2, (shot.height() - boxshot.height()) // 3),
+                           boxshot)
+        painter.end()
+        shot.save(str(out / "broken_pdf_message.png"))
+        box.close()
+        window.close()
+    server.stop()
+    for name in ("main_window.png", "demo_offline.png", "settings_dialog.png", "broken_pdf_message.png"):
+        print(out / name)
+    return 0
+
+
+def QColorDim():  # noqa: N802 - reads like a colour constant
+    from PySide6.QtGui import QColor
+
+    return QColor(0, 0, 0, 70)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
