@@ -748,10 +748,7 @@ class MainWindow(QMainWindow):
         """Show the last stored result of this feature; true when it brought its own evidence."""
         if self.project is None or self.feature is None:
             return False
-        try:
-            stored = review.latest_classification(self.project, self.feature.id)
-        except ImportError:
-            return False
+        stored = review.latest_classification(self.project, self.feature.id)
         if stored is None:
             return False
         self._show_classification(stored)

@@ -35,16 +35,12 @@ class EvidenceHit:
 
 def latest_classification(project: ProjectDatabase, feature_id: str) -> Any | None:
     """The newest stored classification of ``feature_id`` in this project (None when never classified)."""
-    import sqlite3
-
     from core.llm import list_classifications
 
     try:
         items = list_classifications(project, feature_id=feature_id)
     except TypeError:
         items = [c for c in list_classifications(project) if c.feature_id == feature_id]
-    except sqlite3.OperationalError:  # TODO(gui): remove once the classifications migration has landed
-        return None
     items = [c for c in items if c.feature_id == feature_id]
     if not items:
         return None
