@@ -179,7 +179,7 @@ class BookWriter:
             self._write(px, gloss)
         self._y += self.leading
         self._write(self._col_left + 30, f"‘{translation}’")
-        self._y += self.leading + 4
+        self._y += self.leading + 8  # examples are set off by about half a line, as in typeset grammars
         text = "\n".join([
             f"{num} " + " ".join(w for w, _ in words),
             " ".join(g for _, g in words),

@@ -105,12 +105,10 @@ def running_positions(candidates: list[list[EdgeLine]], page_count: int) -> set[
 
 def is_furniture(edge: EdgeLine, positions: set[tuple[str, int]], body_size: float) -> bool:
     """Whether one page's edge line is furniture, given the document's running positions."""
-    if edge.gap < 0.5 * edge.size:
-        return False
     if edge.size > body_size + 1.5:  # chapter titles are set larger than running heads
         return False
     if (edge.where, int(round(edge.baseline / 2))) in positions:
-        return True
+        return True  # the text block never reaches the running positions, whatever the gap
     tokens = edge.text.split()
     return len(tokens) == 1 and is_page_number_token(tokens[0]) and edge.gap >= edge.size
 

@@ -175,17 +175,21 @@ def build_paragraphs(
     labels = labels_from_pdf([p.label for p in pages]) or labels_from_furniture(
         [furn.page_number_candidates(e) for e in furniture_edges]
     )
-    placed: list[PlacedRow] = []
+    rows_by_page: list[list[Row]] = []
     page_rows = []
     for index, page in enumerate(pages):
         drop = {id(f) for e in furniture_edges[index] for f in e.fragments}
         drop.update(id(f) for f in furn.margin_line_numbers(page.fragments, page.width))
         body = [f for f in page.fragments if id(f) not in drop]
-        placed.extend(_place_rows(build_rows(body, page.width), index, page.height, body_size))
+        rows_by_page.append(build_rows(body, page.width))
         chars = sum(len(f.text) for f in body)
         page_rows.append((index + 1, labels[index].label, labels[index].source, page.width, page.height, chars))
         if progress is not None and index % 50 == 0:
             progress.check()
+    margins = document_margins(rows_by_page, body_size)
+    placed: list[PlacedRow] = []
+    for index, rows in enumerate(rows_by_page):
+        placed.extend(_place_rows(rows, index, pages[index].height, body_size, margins))
     drafts = segment(placed, body_size)
     sections = SectionIndex(marks_from_outline(toc, [p.height for p in pages]))
     if not sections:
@@ -200,29 +204,57 @@ def build_paragraphs(
     return [p for p in paragraphs if p.text], page_rows
 
 
-def _place_rows(rows: list[Row], page: int, height: float, body_size: float) -> list[PlacedRow]:
-    """Attach column margins and footnote flags; move footnotes after the main text."""
-    lefts: dict[int, float] = {}
-    for column in {r.column for r in rows}:
-        xs = Counter(round(r.x0) for r in rows if r.column == column and abs(r.size - body_size) < 0.6)
-        if not xs:
-            xs = Counter(round(r.x0) for r in rows if r.column == column)
-        top = max(xs.values())
-        lefts[column] = min(x for x, n in xs.items() if n >= max(2, top // 2)) if top >= 2 else min(xs)
-    footnote_from = len(rows)
+MarginKey = tuple[int, int]  # (page parity, column)
+
+
+def document_margins(rows_by_page: list[list[Row]], body_size: float) -> dict[MarginKey, tuple[float, float]]:
+    """The text block's left and right edge per page parity and column, over the whole book.
+
+    A single page cannot tell: on a page of examples most rows start at the example text, and
+    on a page of tables few rows reach the right margin.  Over the book, the most common start
+    and end of body-size rows are the margins (justified prose starts and ends there).
+    """
+    starts: dict[MarginKey, Counter[int]] = {}
+    ends: dict[MarginKey, Counter[int]] = {}
+    for index, rows in enumerate(rows_by_page):
+        for r in rows:
+            if abs(r.size - body_size) < 0.6 and len(r.fragments) == 1:
+                key = (index % 2, r.column)
+                starts.setdefault(key, Counter())[round(r.x0)] += 1
+                ends.setdefault(key, Counter())[round(r.x1)] += 1
+    return {key: (starts[key].most_common(1)[0][0], ends[key].most_common(1)[0][0]) for key in starts}
+
+
+def _place_rows(
+    rows: list[Row], page: int, height: float, body_size: float, margins: dict[MarginKey, tuple[float, float]]
+) -> list[PlacedRow]:
+    """Attach column margins and footnote flags to a page's rows."""
+    footnote_from = _footnote_start(rows, height, body_size)
+    placed = []
+    for i, r in enumerate(rows):
+        left, right = margins.get((page % 2, r.column)) or margins.get((page % 2, 0)) or (r.x0, r.x1)
+        placed.append(PlacedRow(r, page, r.column, min(left, r.x0 + 40.0), footnote=i >= footnote_from, right=right))
+    return placed
+
+
+_FOOTNOTE_MARK = re.compile(r"^(\d{1,3}|[*†‡])")
+
+
+def _footnote_start(rows: list[Row], height: float, body_size: float) -> int:
+    """Index of the first footnote row: footnotes are the small print closing a page that opens
+    with a note mark after a gap (small rows above the first mark, such as example sources,
+    are not footnotes)."""
+    run_start = len(rows)
     for i in range(len(rows) - 1, -1, -1):
-        row = rows[i]
-        if row.size <= body_size - 0.9 and row.y0 > 0.45 * height:
-            footnote_from = i
+        if rows[i].size <= body_size - 0.9 and rows[i].y0 > 0.45 * height:
+            run_start = i
         else:
             break
-    placed = [PlacedRow(r, page, r.column, lefts[r.column], footnote=i >= footnote_from) for i, r in enumerate(rows)]
-    if footnote_from < len(rows) and footnote_from > 0:
-        # small rows at the bottom may be footnotes only if separated from the text by a gap
-        gap = rows[footnote_from].y0 - rows[footnote_from - 1].y1
-        if gap < 0.3 * body_size and rows[footnote_from - 1].column == rows[footnote_from].column:
-            for p in placed:
-                p.footnote = False
+    for i in range(run_start, len(rows)):
+        gap = rows[i].y0 - rows[i - 1].y1 if i > 0 else body_size
+        if _FOOTNOTE_MARK.match(rows[i].text) and (gap >= 0.3 * body_size or rows[i - 1].column != rows[i].column):
+            return i
+    return len(rows)
     return placed
 
 

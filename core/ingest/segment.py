@@ -35,6 +35,7 @@ class PlacedRow:
     column: int
     left: float  # left margin of the row's column on its page
     footnote: bool = False
+    right: float = 0.0  # right edge of the row's column (where full lines end)
 
 
 @dataclass(slots=True)
@@ -147,7 +148,17 @@ def segment(rows: list[PlacedRow], body_size: float) -> list[Draft]:
     return drafts
 
 
+SUB_LABEL = re.compile(r"^([a-z]|[ivx]{1,4}|\d{1,3})[.)]?(\s|$)")
+
+
 def _continues_example(draft: Draft, placed: PlacedRow) -> bool:
+    """Whether a row still belongs to the open numbered example.
+
+    Rows indented as far as the example text belong to it; rows flush with the margin end it.
+    Rows in between (sub-example labels, line numbers of a text excerpt, a translation set a
+    little left of the words) belong to it unless they look like the first line of a prose
+    paragraph: a full-width line, or a line set off by a gap.
+    """
     row, last = placed.row, draft.last
     if placed.footnote:
         return False
@@ -155,8 +166,13 @@ def _continues_example(draft: Draft, placed: PlacedRow) -> bool:
         return False
     if row.x0 >= draft.content_x - 1.5:
         return True
-    # sub-example labels (a., b.) and wrapped translation lines sit right of the number
-    return row.x0 > draft.number_x + 0.5 * row.size and row.x0 >= placed.left + 1.5 * row.size
+    if row.x0 <= placed.left + 0.3 * row.size or row.x0 <= draft.number_x + 0.3 * row.size:
+        return False
+    if SUB_LABEL.match(row.text):
+        return True
+    full_width = placed.right > 0 and row.x1 >= placed.right - row.size
+    close_below = placed.page != last.page or row.y0 - last.row.y1 <= 0.6 * row.size
+    return close_below and not full_width
 
 
 def _starts_new_prose(draft: Draft, placed: PlacedRow, body_size: float) -> bool:
