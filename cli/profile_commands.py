@@ -1,0 +1,193 @@
+"""CLI: ``profile`` (batch runs and the profile table), ``export``, ``bibtex`` and ``feature-list``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from cli.progress_printer import stderr_progress
+from core.errors import GrammarLensError
+
+DEFAULT_MAX_COST_USD = 5.0
+
+
+def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAction) -> None:
+    p = commands.add_parser("profile", help="run a feature set as one resumable job and show the language's profile")
+    p.add_argument("file", type=Path, help="project file (.grammarlens)")
+    p.add_argument("--features", metavar="SET",
+                   help="paper (81A, 49A, GB107, 116A*), grambank, wals, a saved list's name, or ids like 81A,GB107; "
+                        "without it, only show the stored profile")
+    p.add_argument("--model", default=None, help="model name (default gpt-4o)")
+    p.add_argument("--base-url", default=None, help="OpenAI-compatible server, e.g. http://localhost:11434/v1")
+    p.add_argument("--config", choices=["baseline", "rag", "rag-guidelines"], default="rag")
+    p.add_argument("--concurrency", type=int, default=4, help="requests at once (default 4)")
+    p.add_argument("--timeout", type=float, default=None, help="seconds per request")
+    p.add_argument("--no-llm", action="store_true", help="retrieval only: store each feature's evidence, ask no model")
+    p.add_argument("--no-reranker", action="store_true", help="rank by BM25 and vocabulary only (no embedding model)")
+    p.add_argument("--budget", type=int, default=None, help="evidence token budget per feature (default 6000)")
+    p.add_argument("--estimate", action="store_true", help="print the token and cost estimate, run nothing")
+    p.add_argument("--max-cost", type=float, default=DEFAULT_MAX_COST_USD,
+                   help=f"refuse to start above this estimated cost in USD unless --yes (default {DEFAULT_MAX_COST_USD})")
+    p.add_argument("--yes", action="store_true", help="start even above --max-cost")
+    p.add_argument("--restart", action="store_true", help="start a new job instead of resuming the last one")
+    p.add_argument("--cldf", type=Path, action="append", default=[],
+                   help="CLDF folder (WALS, Grambank or their parent) to compare with; repeatable")
+    p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    p.set_defaults(handler=_profile)
+
+    p = commands.add_parser("export", help="export the profile as CLDF, CSV or JSON")
+    p.add_argument("file", type=Path)
+    p.add_argument("--format", choices=["cldf", "csv", "json"], required=True)
+    p.add_argument("--out", type=Path, required=True, help="folder to write into (created if missing)")
+    p.add_argument("--reviewed-only", action="store_true", help="only values a reviewer accepted or overrode")
+    p.add_argument("--cldf", type=Path, action="append", default=[], help="CLDF folder for agreement columns (csv/json)")
+    p.set_defaults(handler=_export)
+
+    p = commands.add_parser("bibtex", help="show or replace the grammar's BibTeX entry used as the export's source")
+    p.add_argument("file", type=Path)
+    p.add_argument("--set", type=Path, metavar="FILE.bib", help="replace the entry with this file's")
+    p.set_defaults(handler=_bibtex)
+
+    p = commands.add_parser("feature-list", help="save or show custom feature lists for 'profile --features NAME'")
+    p.add_argument("file", type=Path)
+    p.add_argument("name", nargs="?", help="list name (omit to show all lists)")
+    p.add_argument("--ids", help="comma-separated feature ids to save under NAME")
+    p.set_defaults(handler=_feature_list)
+
+
+def _batch_settings(args: argparse.Namespace):
+    from core.llm import LlmSettings
+    from core.profile import BatchSettings
+    from core.retrieval import RetrievalSettings
+
+    retrieval = RetrievalSettings()
+    if args.no_reranker:
+        retrieval = retrieval.with_(reranker=None)
+    if args.budget:
+        retrieval = retrieval.with_(budget_tokens=args.budget)
+    if args.no_llm:
+        return BatchSettings(mode="retrieval", retrieval=retrieval, concurrency=1)
+    llm = LlmSettings(max_concurrency=max(1, args.concurrency))
+    if args.model:
+        llm.model = args.model
+    if args.base_url:
+        llm.base_url = args.base_url
+    if args.timeout:
+        llm.timeout_s = args.timeout
+    return BatchSettings(mode="llm", config=args.config, llm=llm, retrieval=retrieval, concurrency=max(1, args.concurrency))
+
+
+def _agreement(project, entries, folders: list[Path]):
+    if not folders:
+        return None
+    from core.profile import compare, load_reference_values
+    from core.store.repository import get_language
+
+    language = get_language(project)
+    refs = load_reference_values(folders, language.glottocode if language else "")
+    return compare(entries, refs)
+
+
+def _profile(args: argparse.Namespace) -> int:
+    from core.profile import build_profile, estimate, open_job, resolve_feature_set, run_job
+    from core.store import open_project
+
+    out: dict = {}
+    if args.features:
+        settings = _batch_settings(args)
+        with open_project(args.file) as project:
+            ids = resolve_feature_set(project, args.features)
+            job = open_job(project, args.features, ids, settings, restart=args.restart)
+            guess = estimate(project, job.pending, settings)
+        print(f"profile job {job.id}: {len(ids)} feature(s), {len(job.done)} already finished; "
+              f"{'retrieval only' if settings.mode == 'retrieval' else guess.describe()}", file=sys.stderr)
+        out.update(job=job.id, estimate=guess.__dict__)
+        if args.estimate:
+            if args.json:
+                print(json.dumps(out))
+            return 0
+        if (settings.mode == "llm" and not guess.local and not args.yes
+                and (guess.cost_usd is None or guess.cost_usd > args.max_cost)):
+            raise GrammarLensError(
+                f"The estimated cost ({'unknown' if guess.cost_usd is None else f'${guess.cost_usd:.2f}'}) "
+                f"is above --max-cost ${args.max_cost:.2f}.", "Add --yes to start anyway, or choose fewer features.")
+        result = run_job(args.file, job.id, settings, stderr_progress(f"profile {args.features}"))
+        out.update(ran=result.ran, skipped=result.skipped, failed=result.failed, state=result.state)
+        print(f"ran {len(result.ran)}, skipped {len(result.skipped)} finished, failed {len(result.failed)}",
+              file=sys.stderr)
+        for fid, message in result.failed.items():
+            print(f"warning: {fid} failed: {message}", file=sys.stderr)
+    with open_project(args.file, readonly=True) as project:
+        ids = resolve_feature_set(project, args.features) if args.features else None
+        entries = build_profile(project, ids)
+        agreement = _agreement(project, entries, args.cldf)
+    if args.json:
+        out.update(profile=[e.to_json() for e in entries], agreement=agreement.to_json() if agreement else None)
+        print(json.dumps(out, ensure_ascii=False))
+        return 0 if not out.get("failed") else 1
+    _print_profile(entries, agreement)
+    return 0 if not out.get("failed") else 1
+
+
+def _print_profile(entries, agreement) -> None:
+    if not entries:
+        print("No features run yet. Start with: profile FILE --features paper")
+        return
+    for e in entries:
+        value = e.label or "-"
+        ref = agreement.reference(e.feature_id) if agreement else None
+        extra = f"  {ref.dataset}: {ref.label} ({agreement.verdict(e.feature_id)})" if ref else ""
+        pages = f"pp. {', '.join(e.pages)}" if e.pages else ""
+        print(f"{e.feature_id:<7} {e.status:<23} {value[:30]:<30} {pages[:30]:<30}{extra}")
+    if agreement is not None:
+        rate = f"{agreement.rate:.0%}" if agreement.rate is not None else "n/a"
+        print(f"agreement with the databases: {agreement.agreed}/{agreement.compared} ({rate})")
+
+
+def _export(args: argparse.Namespace) -> int:
+    from core.export import export_profile
+    from core.profile import build_profile
+    from core.store import open_project
+
+    with open_project(args.file) as project:
+        agreement = _agreement(project, build_profile(project), args.cldf) if args.format != "cldf" else None
+        path = export_profile(project, args.format, args.out, reviewed_only=args.reviewed_only, agreement=agreement)
+    print(f"wrote {path}" + (" (validated with pycldf)" if args.format == "cldf" else ""))
+    return 0
+
+
+def _bibtex(args: argparse.Namespace) -> int:
+    from core.export import get_bibtex, set_bibtex
+    from core.store import open_project
+
+    with open_project(args.file) as project:
+        if args.set:
+            try:
+                text = args.set.read_text(encoding="utf-8")
+            except OSError as exc:
+                raise GrammarLensError(f"Cannot read {args.set}: {exc.strerror}.", "Check the path.") from exc
+            set_bibtex(project, text)
+        print(get_bibtex(project), end="")
+    return 0
+
+
+def _feature_list(args: argparse.Namespace) -> int:
+    from core.profile import get_feature_list, list_feature_lists, save_feature_list
+    from core.store import open_project
+
+    with open_project(args.file) as project:
+        if args.name and args.ids:
+            ids = save_feature_list(project, args.name, [i for i in args.ids.split(",") if i.strip()])
+            print(f"saved {args.name}: {', '.join(ids)}")
+            return 0
+        if args.name:
+            ids = get_feature_list(project, args.name)
+            if ids is None:
+                raise GrammarLensError(f"No feature list {args.name!r}.", "Save one with --ids 81A,GB107.")
+            print(", ".join(ids))
+            return 0
+        for name, ids in list_feature_lists(project).items():
+            print(f"{name}: {', '.join(ids)}")
+    return 0

@@ -1,0 +1,351 @@
+"""Batch runs: many features as one resumable job, with an estimate, bounded concurrency and cancel.
+
+Why a job table rather than relying on the LLM response cache: the cache only helps when the very
+same prompt is rebuilt, and a crash must never cost a second paid request for a feature that was
+already answered.  Each item is ticked as soon as its classification (or retrieval run) is stored;
+on resume, items whose result landed after the job's start mark but before the tick are ticked
+from the stored rows, so only a feature whose answer never arrived is asked again.
+
+Threads: the calling thread owns the job bookkeeping; each worker thread opens its own project
+connection (SQLite connections never cross threads) and shares one :class:`LlmClient`, whose
+semaphore bounds concurrent requests.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from core.errors import Cancelled, GrammarLensError
+from core.progress import Progress, null_progress
+from core.store import open_project
+from core.store.database import ProjectDatabase
+
+MODES = ("llm", "retrieval")
+EXPECTED_COMPLETION_TOKENS = 400  # a reasoning paragraph plus the value; the paper's answers are about this long
+FATAL_KINDS = {"auth", "no_key", "model_not_found", "quota", "connection"}  # asking the next feature cannot help
+
+
+@dataclass
+class BatchSettings:
+    """How a batch runs.  ``llm`` and ``retrieval`` are core.llm / core.retrieval settings objects."""
+
+    mode: str = "llm"
+    config: str = "rag"
+    llm: object | None = None  # LlmSettings; None in retrieval mode
+    retrieval: object | None = None  # RetrievalSettings; None = defaults
+    concurrency: int = 4
+
+    def public(self) -> dict:
+        """What is stored with the job and decides whether a later run resumes it (never a key)."""
+        from core.retrieval import RetrievalSettings
+
+        retrieval = self.retrieval or RetrievalSettings()
+        data: dict = {"mode": self.mode, "retrieval": json.loads(retrieval.to_json())}
+        if self.mode == "llm":
+            llm = self.llm.to_public_dict() if self.llm is not None else {}
+            data["config"] = self.config
+            data["llm"] = {k: llm.get(k) for k in ("model", "base_url", "temperature", "answer_format")}
+        return data
+
+
+@dataclass
+class JobItem:
+    feature_id: str
+    state: str  # pending | done | failed
+    classification_id: int | None = None
+    retrieval_run_id: int | None = None
+    error: str = ""
+
+
+@dataclass
+class Job:
+    id: int
+    feature_set: str
+    mode: str
+    state: str
+    settings: dict
+    items: list[JobItem]
+    mark_classification_id: int = 0
+    mark_retrieval_run_id: int = 0
+
+    @property
+    def pending(self) -> list[str]:
+        return [i.feature_id for i in self.items if i.state != "done"]
+
+    @property
+    def done(self) -> list[str]:
+        return [i.feature_id for i in self.items if i.state == "done"]
+
+
+@dataclass
+class Estimate:
+    """What a batch will cost before it starts (features still to run only)."""
+
+    features: int
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float | None  # None: unknown price for this hosted model
+    model: str = ""
+    local: bool = False
+
+    def describe(self) -> str:
+        if self.features == 0:
+            return "Nothing to run: every feature of this set is finished."
+        cost = ("free (local server)" if self.local else
+                f"about ${self.cost_usd:.2f}" if self.cost_usd is not None else "cost unknown for this model")
+        return (f"{self.features} feature(s), about {self.prompt_tokens + self.completion_tokens:,} tokens "
+                f"({self.prompt_tokens:,} in, {self.completion_tokens:,} out), {cost}")
+
+
+@dataclass
+class BatchResult:
+    job_id: int
+    ran: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # finished before this run started
+    failed: dict[str, str] = field(default_factory=dict)
+    state: str = "done"
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def job_key(feature_ids: list[str], settings: BatchSettings) -> str:
+    payload = json.dumps({"features": feature_ids, **settings.public()}, sort_keys=True)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def open_job(project: ProjectDatabase, feature_set: str, feature_ids: list[str], settings: BatchSettings,
+             *, restart: bool = False) -> Job:
+    """The job for this request: the latest one with the same features and settings, or a new one.
+
+    ``restart`` always starts a new job (every feature asked again, cache permitting).
+    """
+    if settings.mode not in MODES:
+        raise GrammarLensError(f"Unknown batch mode {settings.mode!r}.", "Use llm or retrieval.")
+    if not feature_ids:
+        raise GrammarLensError("The feature set is empty.", "Choose at least one feature.")
+    key = job_key(feature_ids, settings)
+    if not restart:
+        row = project.conn.execute("SELECT id FROM profile_jobs WHERE job_key = ? ORDER BY id DESC LIMIT 1",
+                                   (key,)).fetchone()
+        if row:
+            reconcile(project, row[0])
+            return load_job(project, row[0])
+    marks = project.conn.execute(
+        "SELECT (SELECT coalesce(max(id), 0) FROM classifications), (SELECT coalesce(max(id), 0) FROM retrieval_runs)"
+    ).fetchone()
+    with project.transaction():
+        cur = project.conn.execute(
+            "INSERT INTO profile_jobs (created_at, updated_at, feature_set, job_key, mode, settings, state, "
+            "mark_classification_id, mark_retrieval_run_id) VALUES (?,?,?,?,?,?,?,?,?)",
+            (_now(), _now(), feature_set, key, settings.mode, json.dumps(settings.public(), sort_keys=True),
+             "pending", marks[0], marks[1]))
+        job_id = int(cur.lastrowid)
+        project.conn.executemany(
+            "INSERT INTO profile_job_items (job_id, seq, feature_id, state, updated_at) VALUES (?,?,?,?,?)",
+            [(job_id, i, f, "pending", _now()) for i, f in enumerate(feature_ids)])
+    return load_job(project, job_id)
+
+
+def load_job(project: ProjectDatabase, job_id: int) -> Job:
+    row = project.conn.execute(
+        "SELECT id, feature_set, mode, state, settings, mark_classification_id, mark_retrieval_run_id "
+        "FROM profile_jobs WHERE id = ?", (job_id,)).fetchone()
+    if row is None:
+        raise GrammarLensError(f"There is no profile job {job_id}.", "List jobs with 'profile FILE --jobs'.")
+    items = [JobItem(r[0], r[1], r[2], r[3], r[4] or "") for r in project.conn.execute(
+        "SELECT feature_id, state, classification_id, retrieval_run_id, error FROM profile_job_items "
+        "WHERE job_id = ? ORDER BY seq", (job_id,))]
+    return Job(row[0], row[1], row[2], row[3], json.loads(row[4]), items, row[5] or 0, row[6] or 0)
+
+
+def list_jobs(project: ProjectDatabase) -> list[Job]:
+    ids = [r[0] for r in project.conn.execute("SELECT id FROM profile_jobs ORDER BY id DESC")]
+    return [load_job(project, i) for i in ids]
+
+
+def reconcile(project: ProjectDatabase, job_id: int) -> int:
+    """Tick items whose result was stored after the job's mark but not yet ticked (a crash in between)."""
+    job = load_job(project, job_id)
+    ticked = 0
+    model = (job.settings.get("llm") or {}).get("model")
+    config = job.settings.get("config")
+    with project.transaction():
+        for item in job.items:
+            if item.state == "done":
+                continue
+            if job.mode == "llm":
+                row = project.conn.execute(
+                    "SELECT max(id) FROM classifications WHERE feature_id = ? AND id > ? AND model = ? AND config = ?",
+                    (item.feature_id, job.mark_classification_id, model, config)).fetchone()
+                column = "classification_id"
+            else:
+                row = project.conn.execute(
+                    "SELECT max(id) FROM retrieval_runs WHERE feature_id = ? AND id > ?",
+                    (item.feature_id, job.mark_retrieval_run_id)).fetchone()
+                column = "retrieval_run_id"
+            if row and row[0]:
+                project.conn.execute(
+                    f"UPDATE profile_job_items SET state = 'done', {column} = ?, error = NULL, updated_at = ? "
+                    "WHERE job_id = ? AND feature_id = ?", (row[0], _now(), job_id, item.feature_id))
+                ticked += 1
+    return ticked
+
+
+def estimate(project: ProjectDatabase, feature_ids: list[str], settings: BatchSettings) -> Estimate:
+    """Tokens and price of asking ``feature_ids``: prompt text + evidence budget in, a typical answer out."""
+    from core.llm import LlmSettings, as_spec
+    from core.llm.pricing import cost_usd
+    from core.llm.prompts import build_prompt
+    from core.llm.tokens import estimate_tokens
+    from core.retrieval import RetrievalSettings
+    from core.store.repository import get_language
+
+    if settings.mode != "llm":
+        return Estimate(len(feature_ids), 0, 0, 0.0, "", True)
+    llm = settings.llm or LlmSettings()
+    retrieval = settings.retrieval or RetrievalSettings()
+    language = get_language(project)
+    name = language.name if language else ""
+    room = int(llm.context_window() * 0.95) - llm.max_output_tokens
+    prompt_tokens = 0
+    for fid in feature_ids:
+        spec = as_spec(fid)
+        bare = estimate_tokens(build_prompt(spec, settings.config, name, [], "json_schema").text())
+        evidence = 0 if settings.config == "baseline" else retrieval.budget_tokens
+        prompt_tokens += min(bare + evidence, max(room, bare))
+    completion = EXPECTED_COMPLETION_TOKENS * len(feature_ids)
+    local = llm.is_local()
+    return Estimate(len(feature_ids), prompt_tokens, completion,
+                    cost_usd(llm.model, prompt_tokens, completion, local=local), llm.model, local)
+
+
+def _set_item(project: ProjectDatabase, job_id: int, feature_id: str, state: str, *, classification_id=None,
+              retrieval_run_id=None, error: str | None = None) -> None:
+    with project.transaction():
+        project.conn.execute(
+            "UPDATE profile_job_items SET state = ?, classification_id = coalesce(?, classification_id), "
+            "retrieval_run_id = coalesce(?, retrieval_run_id), error = ?, updated_at = ? "
+            "WHERE job_id = ? AND feature_id = ?",
+            (state, classification_id, retrieval_run_id, error, _now(), job_id, feature_id))
+
+
+def _set_job(project: ProjectDatabase, job_id: int, state: str) -> None:
+    with project.transaction():
+        project.conn.execute("UPDATE profile_jobs SET state = ?, updated_at = ? WHERE id = ?", (state, _now(), job_id))
+
+
+def run_job(project_path: str | Path, job_id: int, settings: BatchSettings,
+            progress: Progress | None = None) -> BatchResult:
+    """Run the job's unfinished features, ``settings.concurrency`` at a time.
+
+    Finished items are skipped.  Cancelling (``progress.cancel()``) lets requests already sent
+    finish and be stored, starts no new ones, marks the job cancelled and raises
+    :class:`Cancelled`; a later run resumes it.  A fatal error (bad key, unknown model, server
+    unreachable) stops the job the same way and is raised.
+    """
+    progress = progress or null_progress()
+    with open_project(project_path) as project:
+        reconcile(project, job_id)
+        job = load_job(project, job_id)
+        _set_job(project, job_id, "running")
+    result = BatchResult(job_id, skipped=job.done)
+    todo = job.pending
+    total, done = len(job.items), len(job.done)
+    client = None
+    if settings.mode == "llm" and todo:
+        from core.llm import LlmClient, LlmSettings
+
+        client = LlmClient(settings.llm or LlmSettings())
+    stop = threading.Event()
+    fatal: list[BaseException] = []
+
+    def work(feature_id: str) -> tuple[str, int | None, int | None]:
+        if stop.is_set() or progress.cancelled:
+            return feature_id, None, None
+        try:
+            return _one(feature_id)
+        except Exception as exc:
+            if _is_fatal(exc):
+                stop.set()  # here, not in the caller: the next queued feature must not start first
+            raise
+
+    def _one(feature_id: str) -> tuple[str, int | None, int | None]:
+        with open_project(project_path) as conn:
+            if settings.mode == "llm":
+                from core.llm import classify
+
+                c = classify(conn, feature_id, config=settings.config, client=client,
+                             retrieval_settings=settings.retrieval)
+                _set_item(conn, job_id, feature_id, "done", classification_id=c.id)
+                return feature_id, c.id, c.retrieval_run_id
+            run_id = _retrieve_only(conn, feature_id, settings)
+            _set_item(conn, job_id, feature_id, "done", retrieval_run_id=run_id)
+            return feature_id, None, run_id
+
+    progress.step(done, total, f"{len(todo)} to run, {done} finished before")
+    state = "done"
+    with open_project(project_path) as project:
+        pool = ThreadPoolExecutor(max_workers=max(1, int(settings.concurrency)), thread_name_prefix="profile")
+        try:
+            futures: dict[Future, str] = {pool.submit(work, f): f for f in todo}
+            remaining = set(futures)
+            while remaining:
+                finished, remaining = wait(remaining, timeout=0.2, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    fid = futures[fut]
+                    try:
+                        _, cid, run_id = fut.result()
+                        if cid is not None or run_id is not None:
+                            result.ran.append(fid)
+                            done += 1
+                    except Exception as exc:  # noqa: BLE001 - recorded per feature, fatal ones stop the job
+                        message = str(getattr(exc, "message", exc))
+                        result.failed[fid] = message
+                        _set_item(project, job_id, fid, "failed", error=message)
+                        if _is_fatal(exc):
+                            stop.set()
+                            fatal.append(exc)
+                    progress.step(done, total, fid)
+                if not finished:
+                    progress.check()
+            if fatal:
+                raise fatal[0]
+        except BaseException as exc:
+            stop.set()
+            pool.shutdown(wait=True, cancel_futures=True)
+            state = "cancelled" if isinstance(exc, (Cancelled, KeyboardInterrupt)) else "failed"
+            reconcile(project, job_id)
+            _set_job(project, job_id, state)
+            raise
+        pool.shutdown(wait=True)
+        state = "done" if not result.failed else "incomplete"
+        _set_job(project, job_id, state)
+    result.state = state
+    return result
+
+
+def _is_fatal(exc: BaseException) -> bool:
+    """Errors that make the remaining features pointless to try: bad key, unknown model, bugs."""
+    return getattr(exc, "kind", None) in FATAL_KINDS or not isinstance(exc, GrammarLensError)
+
+
+def _retrieve_only(project: ProjectDatabase, feature_id: str, settings: BatchSettings) -> int:
+    """Retrieval-only mode: rank and store the evidence of one feature, no model asked."""
+    import time
+
+    from core.catalog import load_catalog
+    from core.retrieval import RetrievalSettings, retrieve, store_retrieval_run
+
+    feature = load_catalog().get(feature_id)
+    retrieval = settings.retrieval or RetrievalSettings()
+    started = time.perf_counter()
+    hits = retrieve(project, feature, retrieval)
+    return store_retrieval_run(project, feature.id, retrieval, hits, seconds=time.perf_counter() - started)

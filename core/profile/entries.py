@@ -1,0 +1,145 @@
+"""A language's profile: one row per feature value, with its review status and cited pages.
+
+The profile is computed, never stored: the latest classification of each feature plus the latest
+review of it (an override wins over the model, an accept confirms it).  The paper's polar-question
+complex (116A*) yields one row per Grambank sub-feature (GB257...), because that is how the
+databases code it.  Features that only have stored retrieval evidence (``--no-llm`` runs) appear as
+"evidence only" with the pages of their best paragraphs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from core.llm import NOT_ENOUGH_INFORMATION, list_classifications, list_reviews
+from core.llm.records import Classification, Review
+from core.store.database import ProjectDatabase
+
+PREDICTED = "predicted"
+ACCEPTED = "accepted"
+OVERRIDDEN = "overridden"
+NOT_ENOUGH = "not enough information"
+NO_VALUE = "no value"  # the model's answer could not be read
+EVIDENCE_ONLY = "evidence only"  # retrieval-only run, no model asked
+STATUSES = (PREDICTED, ACCEPTED, OVERRIDDEN, NOT_ENOUGH, NO_VALUE, EVIDENCE_ONLY)
+EVIDENCE_ONLY_PAGES = 3  # pages shown for an evidence-only row: those of its best paragraphs
+
+
+@dataclass
+class ProfileEntry:
+    """One feature value of the language, as a typologist reviews and exports it."""
+
+    feature_id: str  # the id the value is coded under (GB263 for a polar-question strategy)
+    parent_id: str  # the feature that was run (116A* for the polar strategies, else = feature_id)
+    name: str
+    dataset: str
+    status: str
+    code: str | None  # effective value: the override if any, else the model's
+    label: str | None
+    predicted_code: str | None = None
+    predicted_label: str | None = None
+    reviewed: bool = False
+    pages: list[str] = field(default_factory=list)  # printed pages of the cited paragraphs
+    paragraph_ids: list[int] = field(default_factory=list)  # cited paragraphs (jump to evidence)
+    classification_id: int | None = None
+    retrieval_run_id: int | None = None
+    model: str = ""
+    created_at: str = ""
+    note: str = ""
+    reasoning: str = ""
+
+    @property
+    def has_value(self) -> bool:
+        """True when there is a coded value to export (not NEI, not unreadable, not evidence only)."""
+        return self.code is not None and self.status not in (NOT_ENOUGH, NO_VALUE, EVIDENCE_ONLY)
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def build_profile(project: ProjectDatabase, feature_ids: list[str] | None = None) -> list[ProfileEntry]:
+    """The profile of the project's language: every feature run (or only ``feature_ids``)."""
+    from core.catalog import load_catalog
+
+    catalog = load_catalog()
+    wanted = set(feature_ids) if feature_ids is not None else None
+    latest: dict[str, Classification] = {}
+    for c in list_classifications(project):  # newest first
+        if c.feature_id not in latest and (wanted is None or c.feature_id in wanted):
+            latest[c.feature_id] = c
+    entries: list[ProfileEntry] = []
+    for c in latest.values():
+        entries.extend(_entries_of(project, c, catalog))
+    runs = project.conn.execute(
+        "SELECT feature_id, max(id) FROM retrieval_runs GROUP BY feature_id").fetchall()
+    for feature_id, run_id in runs:
+        if feature_id in latest or (wanted is not None and feature_id not in wanted):
+            continue
+        entries.append(_evidence_only(project, feature_id, run_id, catalog))
+    entries.sort(key=lambda e: sort_key(e.feature_id))
+    return entries
+
+
+def sort_key(feature_id: str) -> tuple:
+    """WALS before Grambank, each in numeric order (81A after 49A, GB107 after GB020)."""
+    import re
+
+    m = re.match(r"^(GB)?(\d+)(\D*)$", feature_id)
+    if not m:
+        return (2, 0, feature_id)
+    return (1 if m.group(1) else 0, int(m.group(2)), m.group(3))
+
+
+def _entries_of(project: ProjectDatabase, c: Classification, catalog) -> list[ProfileEntry]:
+    reviews = list_reviews(project, c.id) if c.id is not None else []
+    cited = [e for e in c.evidence if e.cited]
+    pages = list(dict.fromkeys(e.page_label for e in cited if e.page_label))
+    paragraphs = [e.paragraph_id for e in cited if e.paragraph_id is not None]
+    values = c.values or []
+    if not values:  # unreadable answer: one row saying so
+        values = [None]
+    out = []
+    for v in values:
+        fid = v.feature_id if v is not None else c.feature_id
+        feature = catalog.get(fid) if fid in catalog else None
+        decision = _decision(reviews, fid, c.feature_id)
+        notes = [r.note for r in reviews if r.note and r.feature_id in (fid, c.feature_id)]
+        code, label = (v.code, v.label) if v is not None else (None, None)
+        status = PREDICTED if v is not None else NO_VALUE
+        if decision is not None and decision.action == "override":
+            code, label, status = decision.code, decision.label, OVERRIDDEN
+        elif decision is not None and decision.action == "accept" and v is not None:
+            status = ACCEPTED
+        if label == NOT_ENOUGH_INFORMATION:
+            code, status = None, NOT_ENOUGH
+        out.append(ProfileEntry(
+            feature_id=fid, parent_id=c.feature_id,
+            name=feature.name if feature else (c.feature_name or fid),
+            dataset=feature.dataset if feature else "", status=status, code=code, label=label,
+            predicted_code=v.code if v is not None else None, predicted_label=v.label if v is not None else None,
+            reviewed=decision is not None, pages=pages, paragraph_ids=paragraphs, classification_id=c.id,
+            retrieval_run_id=c.retrieval_run_id, model=c.model, created_at=c.created_at,
+            note=notes[-1] if notes else "", reasoning=c.reasoning,
+        ))
+    return out
+
+
+def _decision(reviews: list[Review], feature_id: str, parent_id: str) -> Review | None:
+    """The newest accept/override that applies to this value (an accept of the parent covers all parts)."""
+    relevant = [r for r in reviews if r.action in ("accept", "override")
+                and (r.feature_id == feature_id or (r.action == "accept" and r.feature_id in (parent_id, None)))]
+    return relevant[-1] if relevant else None
+
+
+def _evidence_only(project: ProjectDatabase, feature_id: str, run_id: int, catalog) -> ProfileEntry:
+    rows = project.conn.execute(
+        "SELECT h.paragraph_id, p.page_label FROM retrieval_hits h JOIN paragraphs p ON p.id = h.paragraph_id "
+        "WHERE h.run_id = ? ORDER BY h.rank LIMIT ?", (run_id, EVIDENCE_ONLY_PAGES)).fetchall()
+    created = project.conn.execute("SELECT created_at FROM retrieval_runs WHERE id = ?", (run_id,)).fetchone()[0]
+    feature = catalog.get(feature_id) if feature_id in catalog else None
+    return ProfileEntry(
+        feature_id=feature_id, parent_id=feature_id, name=feature.name if feature else feature_id,
+        dataset=feature.dataset if feature else "", status=EVIDENCE_ONLY, code=None, label=None,
+        pages=list(dict.fromkeys(r[1] for r in rows)), paragraph_ids=[r[0] for r in rows],
+        retrieval_run_id=run_id, created_at=created,
+    )
