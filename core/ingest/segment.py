@@ -187,8 +187,15 @@ def _starts_new_prose(draft: Draft, placed: PlacedRow, body_size: float) -> bool
     if LIST_ITEM.match(row.text) and row.x0 <= prev.x0 + 1:
         return True
     if placed.page != last.page or placed.column != last.column:
-        # a column or page break: continue only with flush-left text of the same size
-        return indented
+        # A column or page break: continue with flush-left text of the same size when the
+        # previous line is unfinished (no final punctuation, a lower-case continuation) or ran
+        # to the right margin (a paragraph's last line is normally short).  A paragraph never
+        # runs over more than one page break: text without any indentation must not fuse pages.
+        if indented or (placed.page != last.page and draft.rows[0].page != last.page):
+            return True
+        unfinished = not prev.text.endswith(TERMINAL) or row.text[:1].islower()
+        ran_to_margin = last.right > 0 and prev.x1 >= last.right - 2 * prev.size
+        return not (unfinished or ran_to_margin)
     gap = row.y0 - prev.y1
     if gap > 0.8 * row.size:
         return True
