@@ -288,6 +288,10 @@ class MainWindow(QMainWindow):
         feature = self.menuBar().addMenu("&Feature")
         for act in (self.act_classify, self.act_accept, self.act_note):
             feature.addAction(act)
+        feature.addSeparator()
+        from gui.profile_view import install_profile_view  # the profile/export area's only hook
+
+        self.act_profile = install_profile_view(self, feature)
 
         bar = QToolBar("Main toolbar")
         bar.setObjectName("mainToolbar")

@@ -154,6 +154,13 @@ def open_job(project: ProjectDatabase, feature_set: str, feature_ids: list[str],
     return load_job(project, job_id)
 
 
+def find_job(project: ProjectDatabase, feature_ids: list[str], settings: BatchSettings) -> Job | None:
+    """The job a run of these features with these settings would resume (read-only; None if new)."""
+    row = project.conn.execute("SELECT id FROM profile_jobs WHERE job_key = ? ORDER BY id DESC LIMIT 1",
+                               (job_key(feature_ids, settings),)).fetchone()
+    return load_job(project, row[0]) if row else None
+
+
 def load_job(project: ProjectDatabase, job_id: int) -> Job:
     row = project.conn.execute(
         "SELECT id, feature_set, mode, state, settings, mark_classification_id, mark_retrieval_run_id "
