@@ -61,15 +61,17 @@ def edge_lines(fragments: list[Fragment], page_height: float) -> list[EdgeLine]:
     if top_y1 <= EDGE_BAND * page_height:
         tol = 0.45 * max(f.size for f in fragments if f.y1 - top_y1 < 6)
         group = [f for f in fragments if abs(f.y1 - top_y1) <= tol]
-        rest = [f.y0 for f in fragments if f not in group and f.y0 > top_y1 - tol]
+        ids = {id(f) for f in group}
+        rest = [f.y0 for f in fragments if id(f) not in ids and f.y0 > top_y1 - tol]
         gap = (min(rest) - max(f.y1 for f in group)) if rest else page_height
         out.append(EdgeLine("head", round(top_y1, 1), group, gap))
     bottom_y1 = max(f.y1 for f in fragments)
     if min(f.y0 for f in fragments if abs(f.y1 - bottom_y1) < 1) >= (1 - EDGE_BAND) * page_height:
         tol = 0.45 * max(f.size for f in fragments if bottom_y1 - f.y1 < 6)
         group = [f for f in fragments if abs(f.y1 - bottom_y1) <= tol]
-        if not (out and any(f in out[0].fragments for f in group)):
-            rest = [f.y1 for f in fragments if f not in group and f.y1 < bottom_y1 + tol]
+        ids = {id(f) for f in group}
+        if not (out and any(id(f) in ids for f in out[0].fragments)):
+            rest = [f.y1 for f in fragments if id(f) not in ids and f.y1 < bottom_y1 + tol]
             gap = (min(f.y0 for f in group) - max(rest)) if rest else page_height
             out.append(EdgeLine("foot", round(bottom_y1, 1), group, gap))
     return out

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 BOLD_FLAG = 16
 SUPERSCRIPT_FLAG = 1
 
@@ -129,13 +131,13 @@ def find_gutter(fragments: list[Fragment], page_width: float) -> float | None:
     if full_width > 0.2 * total:  # prose lines run across the middle: one column
         return None
     lo, hi = 0.35 * page_width, 0.65 * page_width
-    best_x, best_cross = None, None
-    x = lo
-    while x <= hi:
-        crossing = sum(len(f.text) for f in fragments if f.x0 < x < f.x1)
-        if best_cross is None or crossing < best_cross:
-            best_x, best_cross = x, crossing
-        x += 3.0
+    x0 = np.fromiter((f.x0 for f in fragments), float, len(fragments))
+    x1 = np.fromiter((f.x1 for f in fragments), float, len(fragments))
+    weight = np.fromiter((len(f.text) for f in fragments), float, len(fragments))
+    xs = np.arange(lo, hi + 0.1, 3.0)
+    crossing = (((x0[:, None] < xs) & (xs < x1[:, None])) * weight[:, None]).sum(axis=0)
+    best = int(np.argmin(crossing))
+    best_x, best_cross = float(xs[best]), float(crossing[best])
     if best_x is None or best_cross is None or best_cross > 0.05 * total:
         return None
     left = [f for f in fragments if f.x1 <= best_x]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pymupdf
+from pymupdf.utils import get_label_pno
 
 from core.errors import PdfError
 from core.ingest import furniture as furn
@@ -119,15 +120,18 @@ def _store(project: ProjectDatabase, language: Language | None, fields: dict) ->
 
 
 def extract_pages(doc: pymupdf.Document, progress: Progress) -> list[PageText]:
-    """Pass one: each page's text lines, once; OCR for image-only pages when Tesseract exists."""
+    """Pass one: each page's text lines, once; OCR for image-only pages when Tesseract exists.
+
+    One process on purpose: spawning worker processes costs more (1-2 s of imports) than the
+    extraction of even a 770-page grammar gains from them on a 2-core machine.
+    """
     n = doc.page_count
+    labels = pdf_page_labels(doc)
     pages: list[PageText] = []
-    raw_labels_present = bool(doc.get_page_labels())
     for i in range(n):
         page = doc.load_page(i)
         fragments = fragments_from_dict(page.get_text("dict", flags=TEXT_FLAGS))
-        label = page.get_label() if raw_labels_present else ""
-        pages.append(PageText(page.rect.width, page.rect.height, fragments, label))
+        pages.append(PageText(page.rect.width, page.rect.height, fragments, labels[i]))
         if i % 10 == 0 or i == n - 1:
             progress.step(i + 1, n, "reading pages")
     chars = sum(len(f.text) for p in pages for f in p.fragments)
@@ -136,6 +140,18 @@ def extract_pages(doc: pymupdf.Document, progress: Progress) -> list[PageText]:
             raise scanned_error(Path(doc.name).name)
         pages = _ocr_pages(doc, pages, progress)
     return pages
+
+
+def pdf_page_labels(doc: pymupdf.Document) -> list[str]:
+    """Every page's /PageLabels label ('' without labels), reading the label rules once.
+
+    ``Page.get_label()`` re-reads the whole rule array for each page, which costs more than
+    the text extraction on long books.
+    """
+    rules = sorted(doc._get_page_labels() or [])
+    if not rules:
+        return [""] * doc.page_count
+    return [get_label_pno(i, rules) for i in range(doc.page_count)]
 
 
 def _ocr_pages(doc: pymupdf.Document, pages: list[PageText], progress: Progress) -> list[PageText]:

@@ -133,4 +133,9 @@ def insert_document(
                 for seq, p in enumerate(paragraphs)
             ],
         )
+        project.conn.execute(
+            "INSERT INTO paragraphs_fts (rowid, text, section) SELECT id, text, section FROM paragraphs "
+            "WHERE document_id = ?",
+            (document_id,),
+        )
     return document_id
