@@ -9,6 +9,10 @@ import sys
 
 
 def main(argv: list[str] | None = None) -> int:
+    if getattr(sys, "frozen", False):  # worker processes of the desktop build re-enter here (packaging/)
+        import multiprocessing
+
+        multiprocessing.freeze_support()
     args = sys.argv[1:] if argv is None else argv
     if not args or args[0] in ("gui", "open"):
         from gui.app import run_app

@@ -21,8 +21,8 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.add_argument("--feature", required=True, help="feature id: 81A, GB107, PQ (= 116A*), 49A, ...")
     p.add_argument("--top", type=int, default=RetrievalSettings.final_top, help="hits to show (default 20)")
     p.add_argument("--candidates", type=int, default=RetrievalSettings.bm25_top, help="BM25 candidates (default 50)")
-    p.add_argument("--rerank", default=DEFAULT_RERANKER, metavar="MODEL|none",
-                   help=f"embedding model (hub name or folder), or none (default {DEFAULT_RERANKER})")
+    p.add_argument("--rerank", default=RetrievalSettings.reranker or "none", metavar="MODEL|none",
+                   help=f"embedding model (hub name or folder), or none (default {RetrievalSettings.reranker or 'none'})")
     p.add_argument("--ranking", choices=("combined", "bm25", "dense", "vocabulary"), default="combined")
     p.add_argument("--query", choices=("term", "descriptive", "both"), default=RetrievalSettings.query)
     p.add_argument("--instruction", default="none", help="none, default, specific, or a literal instruction")

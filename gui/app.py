@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
@@ -70,6 +70,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="grammarlens", description="Open the GrammarLens desktop app.")
     parser.add_argument("path", nargs="?", help=f"a project ({PROJECT_SUFFIX}) to open, or a grammar PDF to ingest")
     parser.add_argument("--demo", action="store_true", help="open the demo project (rebuilt if missing)")
+    parser.add_argument("--quit-after", type=float, metavar="SECONDS",
+                        help="close the window after SECONDS (smoke tests of the frozen app, packaging/)")
     return parser.parse_args(argv)
 
 
@@ -97,4 +99,6 @@ def run_app(argv: list[str]) -> int:
             window.open_project(demo, feature=DEMO_FEATURE)  # first run: show 81A at once
         else:
             window.open_project(last)
+    if args.quit_after is not None:  # closing (not quitting) also exercises the window's clean shutdown
+        QTimer.singleShot(int(args.quit_after * 1000), window.close)
     return int(app.exec())

@@ -16,6 +16,8 @@ import keyring
 import keyring.errors
 from PySide6.QtCore import QSettings
 
+from core.retrieval.settings import INSTALLED_RERANKER
+
 KEYRING_SERVICE = "GrammarLens"
 PROVIDER_OPENAI = "openai"
 PROVIDER_COMPATIBLE = "compatible"
@@ -32,7 +34,7 @@ class AppSettings:
     base_url: str = ""  # only for "compatible", e.g. http://127.0.0.1:8080/v1
     model: str = "gpt-4o"
     temperature: float = 0.2  # the paper's setting
-    reranker_model: str = "all-MiniLM-L6-v2"  # empty: BM25 and vocabulary only, no embedding model
+    reranker_model: str = INSTALLED_RERANKER or ""  # empty: BM25 and vocabulary only, no embedding model
     reranker_device: str = "auto"
     bm25_top_k: int = 50
     rerank_top_k: int = 20

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.retrieval.dense import reranker_installed, reranker_missing_hint
 from gui import backend
 from gui.settings import (
     PROVIDER_COMPATIBLE,
@@ -119,6 +120,11 @@ class SettingsDialog(QDialog):
         self.reranker_model.lineEdit().setPlaceholderText("empty: BM25 only; or a model name or local folder")
         self.reranker_model.setAccessibleName("Reranker model")
         rform.addRow("&Reranker model:", self.reranker_model)
+        if not reranker_installed():  # the lite desktop build (packaging/) ships no torch
+            self.reranker_note = QLabel(reranker_missing_hint())
+            self.reranker_note.setWordWrap(True)
+            self.reranker_note.setAccessibleName("Reranker availability")
+            rform.addRow("", self.reranker_note)
         self.reranker_device = QComboBox()
         self.reranker_device.addItems(["auto", "cpu", "cuda", "mps"])
         self.reranker_device.setCurrentText(settings.reranker_device)

@@ -7,7 +7,9 @@ per (model, device) for the life of the process, because loading is the slow par
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +26,36 @@ _MODELS: dict[tuple[str, str, str], "LoadedModel"] = {}
 
 class ModelError(GrammarLensError):
     """The reranker model cannot be found or loaded."""
+
+
+# The packages a reranker needs.  The desktop app's "lite" build leaves them out (packaging/).
+RERANKER_PACKAGES = ("torch", "sentence_transformers")
+
+
+def reranker_installed() -> bool:
+    """True when torch and sentence-transformers are present; looked up, not imported (that takes ~10 s)."""
+    return all(importlib.util.find_spec(name) is not None for name in RERANKER_PACKAGES)
+
+
+def reranker_missing_hint() -> str:
+    """What to do when the reranker packages are missing: the lite desktop build, or a bare install."""
+    if getattr(sys, "frozen", False):
+        return ("This is the lite build of GrammarLens, without torch and sentence-transformers: rank without "
+                "a model (reranker empty in Settings, or --rerank none), or use the full build for a reranker.")
+    return ("A reranker needs torch and sentence-transformers: pip install torch==2.13.0 "
+            "sentence-transformers==6.2.0 (as in requirements.txt), or rank without a model (--rerank none).")
+
+
+def require_reranker(name: str) -> None:
+    """Raise a ModelError saying how to get a reranker when its packages are missing.
+
+    Without this the user of the lite build would see a bare ``No module named 'torch'``.
+    """
+    if reranker_installed():
+        return
+    build = "the lite build of GrammarLens" if getattr(sys, "frozen", False) else "this installation"
+    raise ModelError(f"The embedding reranker '{name}' is not available in {build}: "
+                     "torch and sentence-transformers are missing.", reranker_missing_hint())
 
 
 def resolve_model(name: str) -> str:
@@ -101,6 +133,7 @@ class LoadedModel:
 
 def load_model(name: str, *, kind: str = "auto", device: str = "auto") -> LoadedModel:
     """Load (once per process) the model ``name``: a hub name or a local folder."""
+    require_reranker(name)
     resolved = resolve_model(name)
     if kind == "auto":
         kind = "cross" if _is_cross_encoder(resolved) else "bi"

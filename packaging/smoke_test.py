@@ -1,0 +1,205 @@
+"""Smoke-test a frozen GrammarLens bundle: what a linguist does first, run as separate processes.
+
+    python packaging/smoke_test.py dist/GrammarLens-lite
+    python packaging/smoke_test.py dist/GrammarLens-full --grammar ../shared/grammars/074_Chakali.pdf
+
+Checks, in order: ``--version``; the desktop app starts offscreen on its demo project and closes
+itself (``gui --demo --quit-after``); a real grammar is ingested into a new project and WALS 81A
+retrieved from it, headless; then the variant's reranker behaviour: the lite build refuses a
+reranker with a message that names the full build, the full build reranks with the bundled
+MiniLM model offline.
+
+Every run uses a fresh temporary home, so the user's settings and projects are never touched and a
+missing file inside the bundle cannot be papered over by one lying around on the build machine.
+Exit code 0 when every check passes; each failure prints the command and the end of its output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GRAMMARS = ROOT.parent / "shared" / "grammars"
+# The shortest of the shared grammars (228 pages): a real book with a chapter on word order, yet a quick ingest.
+DEFAULT_GRAMMAR = GRAMMARS / "354_Iranian_Armenian.pdf"
+FEATURE = "81A"
+
+
+@dataclass
+class Outcome:
+    """One check's result, with what is needed to understand a failure."""
+
+    name: str
+    ok: bool
+    seconds: float
+    detail: str = ""
+
+
+@dataclass
+class SmokeTest:
+    """Runs the bundle's executable in an isolated home and collects outcomes."""
+
+    app: Path  # the launcher for the command line
+    gui_app: Path  # the double-clicked one (the same file except on Windows)
+    variant: str
+    grammar: Path
+    home: Path
+    timeout_s: float = 300.0
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    def env(self) -> dict[str, str]:
+        """The user's environment, pointed at a throwaway home on every OS, headless and offline."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "QT_", "XDG_"))}
+        env.update({
+            "HOME": str(self.home), "USERPROFILE": str(self.home),
+            "APPDATA": str(self.home / "AppData" / "Roaming"), "LOCALAPPDATA": str(self.home / "AppData" / "Local"),
+            "XDG_CONFIG_HOME": str(self.home / ".config"), "XDG_DATA_HOME": str(self.home / ".local" / "share"),
+            "XDG_CACHE_HOME": str(self.home / ".cache"), "XDG_RUNTIME_DIR": str(self.home / "runtime"),
+            "QT_QPA_PLATFORM": "offscreen", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+            "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
+        })
+        env.pop("OPENAI_API_KEY", None)
+        return env
+
+    def run(self, args: list[str], timeout_s: float | None = None) -> subprocess.CompletedProcess[str]:
+        """Run the executable; a hang becomes a failed check (returncode -9), never a stuck CI job."""
+        command = [str(self.gui_app if args[:1] == ["gui"] else self.app), *args]
+        try:
+            return subprocess.run(command, cwd=self.home, env=self.env(), capture_output=True, text=True,
+                                  encoding="utf-8", errors="replace", timeout=timeout_s or self.timeout_s)
+        except subprocess.TimeoutExpired as exc:
+            out = exc.stdout.decode(errors="replace") if isinstance(exc.stdout, bytes) else (exc.stdout or "")
+            err = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else (exc.stderr or "")
+            return subprocess.CompletedProcess(command, -9, out, err + f"\n[timed out after {exc.timeout} s]")
+
+    def check(self, name: str, args: list[str], verify, timeout_s: float | None = None) -> subprocess.CompletedProcess[str]:
+        """Run one command and record whether ``verify(result)`` holds (it returns '' or a reason)."""
+        started = time.perf_counter()
+        result = self.run(args, timeout_s)
+        try:
+            reason = verify(result)
+        except Exception as exc:  # noqa: BLE001 - a verifier crash is a failed check with its reason
+            reason = f"{type(exc).__name__}: {exc}"
+        seconds = time.perf_counter() - started
+        detail = ""
+        if reason:
+            detail = (f"{reason}\n  command: {' '.join(result.args)}\n  exit code: {result.returncode}\n"
+                      f"  stdout (end): {result.stdout[-1500:]}\n  stderr (end): {result.stderr[-2500:]}")
+        self.outcomes.append(Outcome(name, not reason, seconds, detail))
+        print(f"{'ok  ' if not reason else 'FAIL'} {name} ({seconds:.1f} s)", flush=True)
+        if reason:
+            print(detail, flush=True)
+        return result
+
+    def run_all(self) -> bool:
+        project = self.home / "smoke.grammarlens"
+        self.check("--version", ["--version"], _expect_version, timeout_s=60)
+        self.check("gui starts offscreen on the demo and quits", ["gui", "--demo", "--quit-after", "4"],
+                   self._expect_gui, timeout_s=120)
+        self.check(f"ingest {self.grammar.name}", ["ingest", str(self.grammar), "--project", str(project)],
+                   _expect_ingest)
+        self.check(f"retrieve {FEATURE} (default ranking)", ["retrieve", str(project), "--feature", FEATURE, "--json"],
+                   lambda r: _expect_hits(r, dense=self.variant == "full"))
+        if self.variant == "lite":
+            self.check("lite build explains the missing reranker",
+                       ["retrieve", str(project), "--feature", FEATURE, "--rerank", "all-MiniLM-L6-v2", "--no-save"],
+                       _expect_lite_message, timeout_s=60)
+        else:
+            self.check("full build reranks with MiniLM offline",
+                       ["retrieve", str(project), "--feature", FEATURE, "--rerank", "all-MiniLM-L6-v2",
+                        "--ranking", "dense", "--no-save", "--json"],
+                       lambda r: _expect_hits(r, dense=True, topical=False))  # MiniLM alone ranks poorly
+        return all(o.ok for o in self.outcomes)
+
+    def _expect_gui(self, result: subprocess.CompletedProcess[str]) -> str:
+        if result.returncode != 0:
+            return "the app did not exit cleanly"
+        if "Traceback" in result.stderr:
+            return "a traceback was printed"
+        demos = list(self.home.rglob("*demo*.grammarlens"))
+        return "" if demos else "no demo project was written, so the start-up path did not run"
+
+
+def _expect_version(result: subprocess.CompletedProcess[str]) -> str:
+    text = result.stdout + result.stderr
+    if result.returncode != 0:
+        return "non-zero exit"
+    return "" if re.search(r"GrammarLens \d+\.\d+", text) else "no 'GrammarLens X.Y' in the output"
+
+
+def _expect_ingest(result: subprocess.CompletedProcess[str]) -> str:
+    if result.returncode != 0:
+        return "ingest failed"
+    match = re.search(r"(\d+) pages, (\d+) paragraphs", result.stdout)
+    if not match:
+        return "no 'N pages, M paragraphs' line"
+    return "" if int(match.group(2)) >= 100 else f"only {match.group(2)} paragraphs from a real grammar"
+
+
+def _expect_hits(result: subprocess.CompletedProcess[str], *, dense: bool, topical: bool = True) -> str:
+    """Enough hits, on word order (for the default ranking), with or without a reranker score as expected."""
+    if result.returncode != 0:
+        return "retrieve failed"
+    hits = json.loads(result.stdout)["hits"]
+    if len(hits) < 5:
+        return f"only {len(hits)} hits"
+    if topical and not any("order" in (h["text"] + h["section"]).lower() for h in hits[:10]):
+        return "no hit among the top 10 mentions word order"
+    has_dense = all("dense" in h["signals"] for h in hits)
+    if dense and not has_dense:
+        return "the hits carry no reranker (dense) score"
+    if not dense and any("dense" in h["signals"] for h in hits):
+        return "the lite build reranked with a model it should not have"
+    return ""
+
+
+def _expect_lite_message(result: subprocess.CompletedProcess[str]) -> str:
+    if result.returncode != 2:
+        return "expected exit code 2 (a user error with a hint)"
+    if "Traceback" in result.stderr or "No module named" in result.stderr:
+        return "a bare import error reached the user"
+    return "" if "lite build" in result.stderr and "full build" in result.stderr else "no mention of the lite/full build"
+
+
+def executable(folder: Path, names: tuple[str, ...] = ("GrammarLens.exe", "GrammarLens")) -> Path:
+    """The first launcher of ``names`` in a one-folder bundle."""
+    for name in names:
+        if (folder / name).is_file():
+            return folder / name
+    raise SystemExit(f"No {names[-1]} executable in {folder}; build it with packaging/build.py")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Smoke-test a frozen GrammarLens bundle.")
+    parser.add_argument("bundle", type=Path, help="the bundle folder, e.g. dist/GrammarLens-lite")
+    parser.add_argument("--variant", choices=("lite", "full"), help="default: from the folder name")
+    parser.add_argument("--grammar", type=Path, default=DEFAULT_GRAMMAR, help=f"default {DEFAULT_GRAMMAR.name}")
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds per command (default 300)")
+    args = parser.parse_args(argv)
+    variant = args.variant or ("full" if args.bundle.name.endswith("full") else "lite")
+    if not args.grammar.is_file():
+        raise SystemExit(f"{args.grammar} is missing: the smoke test ingests a real grammar from ../shared/grammars")
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="grammarlens-smoke-") as home:
+        folder = args.bundle.resolve()
+        cli = executable(folder, ("GrammarLens-cli.exe", "GrammarLens.exe", "GrammarLens"))
+        test = SmokeTest(cli, executable(folder), variant, args.grammar.resolve(), Path(home),
+                         timeout_s=args.timeout)
+        ok = test.run_all()
+    failed = [o.name for o in test.outcomes if not o.ok]
+    print(f"smoke test of the {variant} build: {'all' if ok else 'NOT all'} {len(test.outcomes)} checks good"
+          f"{'' if ok else ' - failing: ' + ', '.join(failed)} ({time.perf_counter() - started:.0f} s)", flush=True)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
