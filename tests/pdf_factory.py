@@ -51,6 +51,8 @@ class BookWriter:
     _number_where: str = "foot"
     _number_start: int | None = None
     _roman: bool = False
+    _pending_float: list[tuple[str, ...]] | None = None
+    _deferred: list[TruthParagraph] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self._font = pymupdf.Font("cjk") if self.unicode_font else pymupdf.Font("tiro")
@@ -85,6 +87,22 @@ class BookWriter:
                 self._page.insert_text((nx, 50), number, fontsize=9, fontname=self._fontname)
         if number is not None and self._number_where == "foot":
             self._page.insert_text((self.width / 2 - 5, self.height - 35), number, fontsize=9, fontname=self._fontname)
+        if self._pending_float:
+            self._place_float(self._pending_float)
+            self._pending_float = None
+
+    def float_at_next_page(self, rows: list[tuple[str, ...]]) -> None:
+        """A table that the typesetter floats to the top of the next page."""
+        self._pending_float = rows
+
+    def _place_float(self, rows: list[tuple[str, ...]]) -> None:
+        for cells in rows:
+            for k, cell in enumerate(cells):
+                self._write(self._col_left + 100 * k, cell)
+            self._y += self.leading
+        self._y += 2 * self.leading
+        truth = TruthParagraph("table", "\n".join(" ".join(cells) for cells in rows), {self._page.number + 1})
+        self._deferred.append(truth)  # it is read after the paragraph it interrupts
 
     @property
     def _col_left(self) -> float:
@@ -152,6 +170,8 @@ class BookWriter:
         if line:
             self._emit_line(" ".join(line), offset(), truth)
         self.truth.append(truth)
+        self.truth.extend(self._deferred)
+        self._deferred.clear()
         return truth
 
     def _emit_line(self, text: str, offset: float, truth: TruthParagraph) -> None:

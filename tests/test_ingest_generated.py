@@ -152,3 +152,26 @@ def test_fts_index_finds_paragraphs(sample_book: SampleBook, project_path: Path)
             "SELECT p.text FROM paragraphs_fts f JOIN paragraphs p ON p.id = f.rowid WHERE paragraphs_fts MATCH 'particle'"
         ).fetchall()
     assert rows and all("particle" in r[0] for r in rows)
+
+
+def test_a_paragraph_resumes_after_a_table_floated_to_the_next_page(tmp_path: Path) -> None:
+    from tests.pdf_factory import LOREM, BookWriter
+
+    w = BookWriter()
+    w.set_running_head("2 Syntax")
+    w.start_numbering(1)
+    w.new_page()
+    w.heading("2 Syntax")
+    for _ in range(5):
+        w.paragraph(LOREM)
+    w.float_at_next_page([("Order", "Clause", "Share"), ("SOV", "main", "84%"), ("OSV", "focus", "16%")])
+    crossing = w.paragraph("Focus fronting is frequent in narratives " + " ".join([LOREM] * 3))
+    assert crossing.pages == {1, 2}, "the test book must break this paragraph over the page"
+    w.paragraph("After the table the section closes with this short paragraph.")
+    path = w.save(tmp_path / "float.pdf")
+    book = SampleBook(path, w)
+    paragraphs = _ingested(book, tmp_path / "p.grammarlens")
+    assert [p.text for p in paragraphs] == [t.text for t in w.truth]
+    assert [p.kind.value for p in paragraphs] == [t.kind for t in w.truth]
+    joined = next(p for p in paragraphs if p.text == crossing.text)
+    assert {r.pdf_page for r in joined.rects} == {1, 2}

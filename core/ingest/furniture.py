@@ -97,7 +97,7 @@ def running_positions(candidates: list[list[EdgeLine]], page_count: int) -> set[
                 if key not in seen:
                     seen.add(key)
                     counts[key] += 1
-    needed = max(3, int(0.1 * page_count))
+    needed = max(2, min(3, page_count), int(0.1 * page_count))
     positions = set()
     for (where, slot), n in counts.items():
         if n >= needed:

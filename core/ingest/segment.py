@@ -145,7 +145,45 @@ def segment(rows: list[PlacedRow], body_size: float) -> list[Draft]:
         _add_prose(placed)
     flush_table()
     close()
-    return drafts
+    return _rejoin_across_floats(drafts)
+
+
+_CAPTION = re.compile(r"^(Table|Figure|Fig\.|Map|Photo|Chart)\s+[\dIVX]", re.I)
+
+
+def _rejoin_across_floats(drafts: list[Draft]) -> list[Draft]:
+    """Join a paragraph cut by a page break to its continuation placed after floats.
+
+    When a table or figure opens the next page, the sentence that ran off the previous page
+    resumes below it.  The continuation is the first prose on that page that starts flush
+    left in lower case; footnotes, tables, examples and captions in between are skipped.
+    """
+    merged: set[int] = set()
+    for i, draft in enumerate(drafts):
+        if i in merged or draft.kind is not ParagraphKind.PROSE or draft.last.footnote:
+            continue
+        if draft.last.row.text.endswith(TERMINAL) or len({r.page for r in draft.rows}) > 1:
+            continue
+        for j in range(i + 1, min(i + 24, len(drafts))):
+            other = drafts[j]
+            first = other.rows[0]
+            if first.page > draft.last.page + 1 or other.kind is ParagraphKind.HEADING:
+                break
+            if first.page == draft.last.page and not first.footnote:
+                break  # more text follows on the same page: the paragraph did not run off it
+            if first.footnote or other.kind is not ParagraphKind.PROSE:
+                continue
+            if _CAPTION.match(first.row.text):
+                continue
+            flush = first.row.x0 - first.left <= 0.5 * first.row.size
+            if flush and first.row.text[:1].islower() and j not in merged:
+                draft.rows.extend(other.rows)
+                merged.add(j)
+                break
+            full_lines = sum(1 for r in other.rows if r.right > 0 and r.row.x1 >= r.right - r.row.size)
+            if flush and full_lines >= 1 and len(other.rows) >= 2:
+                break  # a real paragraph of running text: the sentence did not resume here
+    return [d for k, d in enumerate(drafts) if k not in merged]
 
 
 SUB_LABEL = re.compile(r"^([a-z]|[ivx]{1,4}|\d{1,3})[.)]?(\s|$)")
