@@ -138,14 +138,22 @@ class BookWriter:
         self.truth.append(TruthParagraph("heading", text, {self._page.number + 1}))
         self._y += self.leading + 10
 
-    def paragraph(self, text: str, indent: bool = True) -> TruthParagraph:
-        """Wrap ``text`` (words may contain SOFT hyphenation points) into indented lines."""
+    def paragraph(self, text: str, indent: bool = True, hanging: bool = False, kind: str = "prose") -> TruthParagraph:
+        """Wrap ``text`` (words may contain SOFT hyphenation points) into indented lines.
+
+        ``hanging`` sets the first line flush left and indents the others, as reference lists do.
+        """
         words = text.split(" ")
-        truth = TruthParagraph("prose", " ".join(w.replace(SOFT, "") for w in words))
+        truth = TruthParagraph(kind, " ".join(w.replace(SOFT, "") for w in words))
         line: list[str] = []
         first = True
-        x0 = lambda: self._col_left + (self.indent if first and indent else 0)  # noqa: E731
-        offset = lambda: self.indent if first and indent else 0.0  # noqa: E731
+
+        def offset() -> float:
+            if hanging:
+                return 0.0 if first else self.indent
+            return self.indent if first and indent else 0.0
+
+        x0 = lambda: self._col_left + offset()  # noqa: E731
         while words:
             word = words.pop(0)
             candidate = " ".join(line + [word.replace(SOFT, "")])

@@ -175,3 +175,24 @@ def test_a_paragraph_resumes_after_a_table_floated_to_the_next_page(tmp_path: Pa
     assert [p.kind.value for p in paragraphs] == [t.kind for t in w.truth]
     joined = next(p for p in paragraphs if p.text == crossing.text)
     assert {r.pdf_page for r in joined.rects} == {1, 2}
+
+
+def test_reference_lists_with_hanging_indents_give_one_paragraph_per_entry(tmp_path: Path) -> None:
+    from tests.pdf_factory import BookWriter
+
+    w = BookWriter()
+    w.set_running_head("References")
+    w.start_numbering(101)
+    w.new_page()
+    w.heading("References")
+    entries = [
+        f"Author{n}, Alex. 20{10 + n}. A study of constituent order and case marking in the languages of the "
+        f"Teshi valley, volume {n}. Berlin: Language Science Press. DOI: 10.5281/zenodo.{1000 + n}."
+        for n in range(6)
+    ]
+    truths = [w.paragraph(entry, hanging=True, kind="bibliography") for entry in entries]
+    book = SampleBook(w.save(tmp_path / "refs.pdf"), w)
+    paragraphs = _ingested(book, tmp_path / "p.grammarlens")
+    bibliography = [p for p in paragraphs if p.kind is ParagraphKind.BIBLIOGRAPHY]
+    assert [p.text for p in bibliography] == [t.text for t in truths]
+    assert all(p.page_label == "101" and p.section == "References" for p in bibliography)

@@ -26,7 +26,7 @@ from core.ingest.layout import Fragment, Row, build_rows, fragments_from_dict
 from core.ingest.page_numbers import PageLabel, labels_from_furniture, labels_from_pdf
 from core.ingest.pdf_open import SCANNED_CHARS_PER_PAGE, ocr_available, open_pdf, scanned_error, sha256_of
 from core.ingest.sections import SEPARATOR, SectionIndex, marks_from_headings, marks_from_outline, section_kind
-from core.ingest.segment import Draft, PlacedRow, segment
+from core.ingest.segment import Draft, PlacedRow, mark_hanging_columns, segment, split_hanging_indents
 from core.ingest.text import build_vocabulary, clean, join_prose_lines
 from core.models import LabelSource, Language, Paragraph, ParagraphKind, Rect
 from core.progress import Progress
@@ -206,6 +206,7 @@ def build_paragraphs(
     placed: list[PlacedRow] = []
     for index, rows in enumerate(rows_by_page):
         placed.extend(_place_rows(rows, index, pages[index].height, body_size, margins))
+    mark_hanging_columns(placed)
     drafts = segment(placed, body_size)
     sections = SectionIndex(marks_from_outline(toc, [p.height for p in pages]))
     if not sections:
@@ -213,6 +214,10 @@ def build_paragraphs(
             (d.rows[0].page, d.rows[0].row.y0, " ".join(r.row.text for r in d.rows))
             for d in drafts if d.kind is ParagraphKind.HEADING
         ]))
+    drafts = split_hanging_indents(
+        drafts,
+        lambda d: section_kind(sections.path_at(d.rows[0].page, d.rows[0].row.y0)) in ("bibliography", "index"),
+    )
     vocabulary = build_vocabulary(r.row.text for r in placed)
     paragraphs = [
         _paragraph(d, labels, sections, vocabulary, len(pages)) for d in drafts
@@ -227,8 +232,9 @@ def document_margins(rows_by_page: list[list[Row]], body_size: float) -> dict[Ma
     """The text block's left and right edge per page parity and column, over the whole book.
 
     A single page cannot tell: on a page of examples most rows start at the example text, and
-    on a page of tables few rows reach the right margin.  Over the book, the most common start
-    and end of body-size rows are the margins (justified prose starts and ends there).
+    on a page of tables few rows reach the right margin.  Over the book, the left-most common
+    start and the most common end of body-size rows are the margins (justified prose starts and
+    ends there).
     """
     starts: dict[MarginKey, Counter[int]] = {}
     ends: dict[MarginKey, Counter[int]] = {}
@@ -238,7 +244,14 @@ def document_margins(rows_by_page: list[list[Row]], body_size: float) -> dict[Ma
                 key = (index % 2, r.column)
                 starts.setdefault(key, Counter())[round(r.x0)] += 1
                 ends.setdefault(key, Counter())[round(r.x1)] += 1
-    return {key: (starts[key].most_common(1)[0][0], ends[key].most_common(1)[0][0]) for key in starts}
+    margins = {}
+    for key, counts in starts.items():
+        top = counts.most_common(1)[0][1]
+        # the left-most start that many rows share (reference lists, where indented lines
+        # outnumber flush ones, would otherwise put the margin at the indent)
+        left = min(x for x, n in counts.items() if n >= 0.2 * top)
+        margins[key] = (left, ends[key].most_common(1)[0][0])
+    return margins
 
 
 def _place_rows(

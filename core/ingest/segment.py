@@ -36,6 +36,7 @@ class PlacedRow:
     left: float  # left margin of the row's column on its page
     footnote: bool = False
     right: float = 0.0  # right edge of the row's column (where full lines end)
+    hanging: bool = False  # the column is set with hanging indents (dictionaries, reference lists)
 
 
 @dataclass(slots=True)
@@ -69,6 +70,16 @@ def _is_heading(row: Row, body_size: float) -> bool:
     if row.size >= body_size + 1.0 and row.size > 0:
         return True
     return row.bold and len(row.fragments) <= 3 and any(c.isalpha() for c in text)
+
+
+def _set_off(placed: PlacedRow, prior: PlacedRow | None, body_size: float) -> bool:
+    """Headings stand apart: larger type, or space above them (a bold word that merely starts
+    a line inside a dictionary entry or a list is not a heading)."""
+    if placed.row.size >= body_size + 1.0:
+        return True
+    if prior is None or prior.page != placed.page or prior.column != placed.column:
+        return True
+    return placed.row.y0 - prior.row.y1 > 0.4 * placed.row.size
 
 
 def _is_table_row(row: Row) -> bool:
@@ -110,7 +121,9 @@ def segment(rows: list[PlacedRow], body_size: float) -> list[Draft]:
             current = Draft(ParagraphKind.PROSE)
         current.rows.append(placed)
 
+    previous: PlacedRow | None = None
     for placed in rows:
+        prior, previous = previous, placed
         row = placed.row
         number = None if placed.footnote else example_number_of(row)
         if number is not None:
@@ -124,7 +137,7 @@ def segment(rows: list[PlacedRow], body_size: float) -> list[Draft]:
         if current is not None and current.kind is ParagraphKind.EXAMPLE and _continues_example(current, placed):
             current.rows.append(placed)
             continue
-        if not placed.footnote and _is_heading(row, body_size):
+        if not placed.footnote and _is_heading(row, body_size) and _set_off(placed, prior, body_size):
             flush_table()
             if (
                 current is not None and current.kind is ParagraphKind.HEADING
@@ -222,6 +235,9 @@ def _starts_new_prose(draft: Draft, placed: PlacedRow, body_size: float) -> bool
         return True
     indent = row.x0 - placed.left
     indented = 0.5 * row.size < indent < 6 * row.size
+    if placed.hanging and last.hanging and placed.page == last.page and not placed.footnote:
+        # entries start flush left and continue indented: only a flush row starts one
+        return indent <= 0.3 * row.size or row.y0 - prev.y1 > 0.8 * row.size
     if LIST_ITEM.match(row.text) and row.x0 <= prev.x0 + 1:
         return True
     if placed.page != last.page or placed.column != last.column:
@@ -245,3 +261,70 @@ def _starts_new_prose(draft: Draft, placed: PlacedRow, body_size: float) -> bool
     if not indented and indent <= 0.5 * row.size and prev.x0 - placed.left > 1.5 * row.size and not prev.text.endswith("-"):
         return True  # back at the margin after an indented block (a quotation ends)
     return False
+
+
+def split_hanging_indents(drafts: list[Draft], is_list_section) -> list[Draft]:
+    """Re-cut reference lists and indexes, which are set with hanging indents.
+
+    There an entry's *first* line is flush left and its continuation lines are indented — the
+    reverse of running prose — so the prose rules glue the end of one entry to the start of the
+    next.  Within sections ``is_list_section(draft)`` marks, consecutive prose/table drafts are
+    pooled and cut again at every flush-left row, provided the rows really show that pattern.
+    """
+    out: list[Draft] = []
+    run: list[Draft] = []
+
+    def flush_run() -> None:
+        rows = [r for d in run for r in d.rows]
+        flush = [r.row.x0 - r.left <= 0.3 * r.row.size for r in rows]
+        hanging = bool(rows) and 0.15 <= sum(flush) / len(rows) <= 0.75
+        if not hanging:
+            out.extend(run)
+        else:
+            current: Draft | None = None
+            for placed, starts in zip(rows, flush):
+                if starts or current is None:
+                    current = Draft(ParagraphKind.PROSE, [placed])
+                    out.append(current)
+                else:
+                    current.rows.append(placed)
+        run.clear()
+
+    for draft in drafts:
+        if draft.kind in (ParagraphKind.PROSE, ParagraphKind.TABLE) and not draft.rows[0].footnote and is_list_section(draft):
+            run.append(draft)
+        else:
+            flush_run()
+            out.append(draft)
+    flush_run()
+    return out
+
+
+def mark_hanging_columns(rows: list[PlacedRow], terminal: tuple[str, ...] = TERMINAL) -> None:
+    """Flag the rows of page columns set with hanging indents.
+
+    In running prose an indented line follows the short, finished last line of a paragraph; in
+    a dictionary or reference list it follows a full-width, unfinished first line of an entry.
+    A column where the second case clearly dominates is marked, and the prose rules then start
+    paragraphs at flush-left lines instead of indented ones.
+    """
+    groups: dict[tuple[int, int], list[PlacedRow]] = {}
+    for placed in rows:
+        if not placed.footnote:
+            groups.setdefault((placed.page, placed.column), []).append(placed)
+    for group in groups.values():
+        hanging = plain = 0
+        for before, after in zip(group, group[1:]):
+            size = after.row.size
+            flush_before = before.row.x0 - before.left <= 0.3 * size
+            indented_after = 0.5 * size < after.row.x0 - after.left < 4 * size
+            if not (flush_before and indented_after) or after.row.y0 - before.row.y1 > 0.8 * size:
+                continue
+            full = before.right > 0 and before.row.x1 >= before.right - 2 * size
+            if full and not before.row.text.endswith(terminal):
+                hanging += 1
+            else:
+                plain += 1
+        if hanging >= 3 and hanging > 2 * plain:
+            for placed in group:
+                placed.hanging = True

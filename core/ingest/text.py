@@ -50,6 +50,8 @@ def join_prose_lines(lines: list[str], vocabulary: set[str]) -> str:
                 out = out[:-1] + line
             else:
                 out = out + line
+        elif out.endswith(("–", "-", "/")) and len(out) > 1 and out[-2].isalnum() and line[0].isdigit():
+            out = out + line  # a page range (3–21) or a DOI broken after its dash or slash
         else:
             out = out + " " + line
     return out

@@ -7,8 +7,9 @@
 * BM25 and embedding similarity are z-scored over the candidates (their raw scales differ by
   model and query) and averaged; with ``signal_weight`` 0.25 one standard deviation of agreement
   is worth a quarter phrase, enough to order paragraphs the vocabulary cannot tell apart.
-* Tables of contents, indexes and bibliographies name topics without stating values; one phrase's
-  worth is subtracted from them.
+* Tables of contents, indexes and bibliographies name topics without stating values; five
+  phrases' worth is subtracted from them, which puts them below any prose that matches the
+  feature (they stay in the list as a last resort for grammars that say nothing else).
 
 These are three knobs; `bench rerank` reports leave-one-grammar-out numbers for them.
 """

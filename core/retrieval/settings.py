@@ -47,7 +47,10 @@ class RetrievalSettings:
     # Combination knobs (few and principled; tuned leave-one-grammar-out, see `bench rerank`):
     value_weight: float = 2.0  # a vocabulary phrase naming a value counts this many topic phrases
     signal_weight: float = 0.25  # weight of the mean z-score of BM25 and embedding similarity
-    kind_penalty: float = 1.0  # subtracted for tables of contents, indexes and bibliographies
+    # subtracted for tables of contents, indexes and bibliographies: they name topics (a reference
+    # titled '... word order in Armenian') but never state the language's value, so they must not
+    # outrank any prose that matches the feature's phrases
+    kind_penalty: float = 5.0
     budget_tokens: int = 6000  # evidence budget for classification
 
     def instruction_text(self) -> str:
