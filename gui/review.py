@@ -47,9 +47,30 @@ def latest_classification(project: ProjectDatabase, feature_id: str) -> Any | No
     return max(items, key=lambda c: (c.created_at or "", c.id or 0))
 
 
+def value_text(result: Any) -> str:
+    """The value as a linguist reads it.
+
+    A multi-label feature (the seven polar-question strategies) is shown as the strategies
+    found present, not as seven bare 0/1 codes.
+    """
+    values = list(getattr(result, "values", []))
+    if not values:
+        return "Not enough information"
+    parent_id = getattr(result, "feature_id", None)
+    if all(getattr(v, "feature_id", parent_id) != parent_id for v in values):
+        from core.catalog import load_catalog
+
+        catalog = load_catalog()
+        names = dict(catalog.get(parent_id).values) if parent_id in catalog else {}
+        present = [names.get(v.feature_id, v.feature_id) for v in values if v.code == "1"]
+        if present:
+            return " + ".join(present)
+        return "none of these strategies" if all(v.code == "0" for v in values) else "Not enough information"
+    return ", ".join(v.label for v in values)
+
+
 def describe(result: Any, project: ProjectDatabase | None = None) -> ClassificationView:
-    values = [v.label for v in getattr(result, "values", [])]
-    value = ", ".join(values) if values else "Not enough information"
+    value = value_text(result)
     evidence = list(getattr(result, "evidence", []))
     cited = tuple(e.paragraph_id for e in evidence if e.cited and e.paragraph_id is not None)
     parts = [getattr(result, "model", "")]

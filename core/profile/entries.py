@@ -112,6 +112,8 @@ def _entries_of(project: ProjectDatabase, c: Classification, catalog) -> list[Pr
             status = ACCEPTED
         if label == NOT_ENOUGH_INFORMATION:
             code, status = None, NOT_ENOUGH
+        elif feature is not None and code is not None:
+            label = dict(feature.values).get(code, label)  # one wording per code: the catalog's
         out.append(ProfileEntry(
             feature_id=fid, parent_id=c.feature_id,
             name=feature.name if feature else (c.feature_name or fid),
