@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -236,14 +236,15 @@ def document_margins(rows_by_page: list[list[Row]], body_size: float) -> dict[Ma
     start and the most common end of body-size rows are the margins (justified prose starts and
     ends there).
     """
-    starts: dict[MarginKey, Counter[int]] = {}
-    ends: dict[MarginKey, Counter[int]] = {}
+    starts: dict[MarginKey, Counter[int]] = defaultdict(Counter)
+    ends: dict[MarginKey, Counter[int]] = defaultdict(Counter)
     for index, rows in enumerate(rows_by_page):
+        parity = index % 2
         for r in rows:
-            if abs(r.size - body_size) < 0.6 and len(r.fragments) == 1:
-                key = (index % 2, r.column)
-                starts.setdefault(key, Counter())[round(r.x0)] += 1
-                ends.setdefault(key, Counter())[round(r.x1)] += 1
+            if len(r.fragments) == 1 and abs(r.size - body_size) < 0.6:
+                key = (parity, r.column)
+                starts[key][round(r.x0)] += 1
+                ends[key][round(r.x1)] += 1
     margins = {}
     for key, counts in starts.items():
         top = counts.most_common(1)[0][1]

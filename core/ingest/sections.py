@@ -9,6 +9,7 @@ by their numbering (``2.3.1`` is under ``2.3``).
 from __future__ import annotations
 
 import bisect
+from functools import lru_cache
 import re
 from dataclasses import dataclass
 
@@ -77,6 +78,7 @@ _BIB_TITLES = re.compile(r"^(references|bibliography|works cited|literature( cit
 _INDEX_TITLES = re.compile(r"\bindex(es)?\b|^indices$", re.I)
 
 
+@lru_cache(maxsize=4096)
 def section_kind(path: tuple[str, ...]) -> str | None:
     """'toc', 'bibliography' or 'index' when the section path says so."""
     for title in path:

@@ -21,18 +21,19 @@ _SPACES = re.compile(r"[ \t\u00a0]+")
 
 def build_vocabulary(texts: Iterable[str]) -> set[str]:
     """All lower-cased words (hyphenated compounds kept whole) of a document."""
-    vocabulary: set[str] = set()
-    for text in texts:
-        for word in _WORD.findall(text.lower()):
-            vocabulary.add(word)
-            if "-" in word:
-                vocabulary.update(word.split("-"))
+    vocabulary = set(_WORD.findall("\n".join(texts).lower()))  # one pass of the regex over the book
+    for word in [w for w in vocabulary if "-" in w]:
+        vocabulary.update(word.split("-"))
     return vocabulary
 
 
 def clean(text: str) -> str:
     """Drop soft hyphens and collapse runs of spaces."""
-    return _SPACES.sub(" ", text.replace("\u00ad", "")).strip()
+    if "\u00ad" in text:
+        text = text.replace("\u00ad", "")
+    if "  " in text or "\t" in text or "\u00a0" in text:
+        text = _SPACES.sub(" ", text)
+    return text.strip()
 
 
 def join_prose_lines(lines: list[str], vocabulary: set[str]) -> str:
