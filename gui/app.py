@@ -32,6 +32,11 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     app.setOrganizationName(APP_NAME)
     app.setApplicationName(APP_NAME)
     app.setApplicationDisplayName(APP_NAME)
+    # torch's import holds the GIL for seconds at a time: the app loads reranker models in a child
+    # process so that the window never freezes (the CLI keeps them in-process)
+    from core.retrieval.dense import use_model_process
+
+    use_model_process(True)
     return app  # type: ignore[return-value]
 
 

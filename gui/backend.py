@@ -56,6 +56,12 @@ def retrieval_settings(settings: AppSettings) -> Any:
 
 
 def load_catalog(progress: Progress) -> Any:
+    """The feature catalog; also warms the LLM client's imports while the app starts.
+
+    openai, httpx and pydantic take ~0.7 s to import, partly in C code that holds the GIL; paid
+    here, at start-up, they cannot stall the window in the middle of the first classification.
+    """
+    import core.llm.classification  # noqa: F401  (warm-up import, see docstring)
     from core.catalog import load_catalog as _load
 
     return _load()

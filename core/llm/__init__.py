@@ -9,18 +9,33 @@ Public API (used by the CLI, the GUI and the profile builder):
 * :class:`LlmError` (``retryable``, ``kind``)
 """
 
-from core.llm.classify import classify
-from core.llm.client import LlmClient, test_connection
-from core.llm.errors import LlmError
-from core.llm.features import NOT_ENOUGH_INFORMATION, FeatureSpec, as_spec
-from core.llm.prompts import CONFIGS, Evidence
-from core.llm.records import Classification, EvidenceRecord, Flag, Review, ValueRecord
-from core.llm.settings import LlmSettings, resolve_api_key, store_api_key_in_keyring
-from core.llm.store import add_review, get_classification, latest_review, list_classifications, list_reviews
+from __future__ import annotations
 
-__all__ = [
-    "CONFIGS", "Classification", "Evidence", "EvidenceRecord", "FeatureSpec", "Flag", "LlmClient", "LlmError",
-    "LlmSettings", "NOT_ENOUGH_INFORMATION", "Review", "ValueRecord", "add_review", "as_spec", "classify",
-    "get_classification", "latest_review", "list_classifications", "list_reviews", "resolve_api_key",
-    "store_api_key_in_keyring", "test_connection",
-]
+import importlib
+from typing import Any
+
+# Names are imported on first use (PEP 562): the client pulls in openai, httpx and pydantic
+# (~0.7 s), which a window must not pay on its UI thread just to read stored classifications.
+_EXPORTS = {
+    "classify": "classification",
+    "LlmClient": "client", "test_connection": "client",
+    "LlmError": "errors",
+    "NOT_ENOUGH_INFORMATION": "features", "FeatureSpec": "features", "as_spec": "features",
+    "CONFIGS": "prompts", "Evidence": "prompts",
+    "Classification": "records", "EvidenceRecord": "records", "Flag": "records", "Review": "records",
+    "ValueRecord": "records",
+    "LlmSettings": "settings", "resolve_api_key": "settings", "store_api_key_in_keyring": "settings",
+    "add_review": "store", "get_classification": "store", "latest_review": "store",
+    "list_classifications": "store", "list_reviews": "store",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'core.llm' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"core.llm.{module}"), name)
+    globals()[name] = value
+    return value

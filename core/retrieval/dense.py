@@ -131,12 +131,28 @@ class LoadedModel:
         return np.asarray(self.model.predict(pairs, batch_size=batch_size, show_progress_bar=False), dtype=np.float64)
 
 
+_PROCESS_MODE = False
+_PROCESSES: dict[tuple[str, str, str], Any] = {}
+
+
+def use_model_process(enabled: bool = True) -> None:
+    """Serve models from a child process from now on (the desktop app does; see model_process)."""
+    global _PROCESS_MODE
+    _PROCESS_MODE = enabled
+
+
 def load_model(name: str, *, kind: str = "auto", device: str = "auto") -> LoadedModel:
-    """Load (once per process) the model ``name``: a hub name or a local folder."""
+    """Load (once per process) the model ``name``: a hub name or a local folder.
+
+    In process mode (``use_model_process``) the model is loaded once in a child process and a
+    proxy with the same interface is returned; torch is then never imported here.
+    """
     require_reranker(name)
     resolved = resolve_model(name)
     if kind == "auto":
         kind = "cross" if _is_cross_encoder(resolved) else "bi"
+    if _PROCESS_MODE:
+        return _model_in_process(resolved, kind, device)
     chosen = pick_device(device)
     key = (resolved, kind, chosen)
     with _LOCK:
@@ -160,6 +176,17 @@ def load_model(name: str, *, kind: str = "auto", device: str = "auto") -> Loaded
         loaded = LoadedModel(name=name, kind=kind, device=chosen, model=model)
         _MODELS[key] = loaded
         return loaded
+
+
+def _model_in_process(resolved: str, kind: str, device: str) -> Any:
+    from core.retrieval.model_process import ModelProcess
+
+    key = (resolved, kind, device)
+    with _LOCK:
+        served = _PROCESSES.get(key)
+        if served is None or not served.alive:
+            served = _PROCESSES[key] = ModelProcess(resolved, kind, device)
+        return served
 
 
 def with_instruction(query: str, instruction: str) -> str:
