@@ -389,16 +389,10 @@ class MainWindow(QMainWindow):
         self.close_project()
         self.project, self.project_path = project, target
         projects.remember_project(target, self.store)
-        self.documents = repository.list_documents(project)
         language = repository.get_language(project)
         name = language.name if language else target.stem
         self.setWindowTitle(f"{name} — {target.name} — GrammarLens")
-        self.document_combo.blockSignals(True)
-        self.document_combo.clear()
-        for doc in self.documents:
-            self.document_combo.addItem(doc.title or doc.file_name, doc.id)
-        self.document_combo.blockSignals(False)
-        self.document_combo_action.setVisible(len(self.documents) > 1)
+        self._reload_documents()
         if self.documents:
             self.show_document(self.documents[0].id)
         else:
