@@ -83,3 +83,17 @@ def test_pack_budget_keeps_ranking_order_and_whole_paragraphs() -> None:
     assert pack_budget(texts, 99) == [texts[3]]
     assert pack_budget(texts, 0) == []
     assert estimate_tokens("abcde") == 2
+
+
+def test_metalanguage_idioms_do_not_count_as_the_topic() -> None:
+    """'In most cases' is not about grammatical case; 'case suffixes' is."""
+    from core.catalog import load_catalog
+    from core.retrieval.vocabulary import vocabulary_scores
+
+    feature = load_catalog().get("49A")
+    idiom, topic = vocabulary_scores(
+        ["In most cases the verb comes last, and in this case it is marked.",
+         "Nouns take case suffixes: nominative, accusative and genitive."],
+        feature.vocabulary, value_weight=2.0,
+    )
+    assert idiom == 0.0 and topic > 1.0

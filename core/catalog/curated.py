@@ -138,7 +138,9 @@ CURATED: dict[str, dict] = {
             "values": [
                 "nominative", "accusative", "ergative", "absolutive", "genitive", "dative", "locative",
                 "ablative", "allative", "instrumental", "comitative", "vocative", "oblique", "essive",
-                "no case", "no morphological case", "case paradigm",
+                "no case", "no morphological case", "case paradigm", "no case marking", "not marked for case",
+                "does not mark case", "lacks case", "inflect for case", "case endings", "core cases",
+                "peripheral cases", "differential object marking",
             ],
         },
     },

@@ -25,9 +25,38 @@ def _fold(token: str) -> str:
     return token[:-1] if len(token) > 3 and token.endswith("s") and not token.endswith("ss") else token
 
 
+# English idioms of the metalanguage that contain a feature's topic word without being about it:
+# "in most cases" says nothing about grammatical case.  Their tokens are masked before matching.
+IDIOMS: tuple[tuple[str, ...], ...] = tuple(
+    tuple(_fold(t) for t in idiom.split())
+    for idiom in (
+        "in this case", "in that case", "in these cases", "in those cases", "in most cases", "in some cases",
+        "in many cases", "in such cases", "in such a case", "in both cases", "in all cases", "in other cases",
+        "in either case", "in any case", "in which case", "in case", "in each case", "in few cases",
+        "is the case", "be the case", "was the case", "are the case", "not the case", "the case of",
+    )
+)
+_MASK = "\x00"
+
+
+_IDIOM_STARTS: dict[str, tuple[tuple[str, ...], ...]] = {}
+for _idiom in sorted(IDIOMS, key=len, reverse=True):  # longest first: "in such a case" before "in case"
+    _IDIOM_STARTS[_idiom[0]] = _IDIOM_STARTS.get(_idiom[0], ()) + (_idiom,)
+
+
+def _mask_idioms(tokens: list[str]) -> list[str]:
+    for i in range(len(tokens)):
+        for idiom in _IDIOM_STARTS.get(tokens[i], ()):
+            if tuple(tokens[i:i + len(idiom)]) == idiom:
+                for j in range(i, i + len(idiom)):
+                    tokens[j] = _MASK
+                break
+    return tokens
+
+
 def vocab_tokens(text: str) -> list[str]:
-    """Tokens for phrase matching: stop words kept, plural -s folded."""
-    return [_fold(t) for t in tokenize(text, keep_stopwords=True)]
+    """Tokens for phrase matching: stop words kept, plural -s folded, idioms masked."""
+    return _mask_idioms([_fold(t) for t in tokenize(text, keep_stopwords=True)])
 
 
 @dataclass(frozen=True)
