@@ -99,8 +99,9 @@ def _scanned_pdf(path: Path, pages: int = 3) -> Path:
     return path
 
 
-@pytest.mark.skipif(ocr_available(), reason="Tesseract is installed here: the OCR path runs instead")
-def test_a_scanned_pdf_says_ocr_is_needed(tmp_path: Path) -> None:
+def test_a_scanned_pdf_says_ocr_is_needed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # a machine without Tesseract
+    assert not ocr_available()
     project_path = _project_with_one_book(tmp_path)
     with open_project(project_path) as project, pytest.raises(PdfError) as info:
         ingest(project, _scanned_pdf(tmp_path / "scan.pdf"))
