@@ -223,3 +223,28 @@ def test_window_restores_its_layout_and_has_shortcuts_and_accessible_names(qtbot
     qtbot.wait(10)
     assert again.pdf_view.width() > 900
     again.close()
+
+
+def test_text_search_finds_highlights_and_steps_through_matches(qtbot, main_window, demo_project):
+    """Find in PDF: matches are highlighted, the view jumps to them, and F3 steps to the next."""
+    import pymupdf
+
+    window = main_window
+    _open_with_feature(qtbot, window, demo_project)
+    word = "verb"
+    with pymupdf.open(window.document.path) as doc:
+        expected = sum(len(page.search_for(word)) for page in doc)
+    assert expected > 1
+    window.text_search.setText(word)
+    window._text_search_entered()
+    qtbot.waitUntil(lambda: "search" not in window.jobs and bool(window.search_hits), timeout=10_000)
+    assert len(window.search_hits) == expected
+    assert window.search_label.text().strip() == f"1/{expected}"
+    first_page = window.search_hits[window.search_index][0]
+    assert window.pdf_view.current_page == first_page
+    window._step_search(1)
+    assert window.search_label.text().strip() == f"2/{expected}"
+    window.text_search.setText("zzzqqq-not-in-the-grammar")
+    window._text_search_entered()
+    qtbot.waitUntil(lambda: "search" not in window.jobs and window.search_label.text().strip() == "no match",
+                    timeout=10_000)
