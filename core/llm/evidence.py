@@ -32,10 +32,18 @@ class Retrieved:
 
 def retrieve_evidence(project: ProjectDatabase, feature: object, spec: FeatureSpec, retrieval_settings: Any = None,
                       progress: Progress | None = None) -> Retrieved:
-    """Ranked evidence paragraphs for ``feature``, packed into the evidence token budget."""
+    """Ranked evidence paragraphs for ``feature``, packed into the evidence token budget.
+
+    The budget, not the ranking's display cut-off (``final_top``), decides how much is sent: the
+    whole re-ranked candidate list is packed in ranking order until the budget is full.  The
+    paper's 20 chunks averaged ~2,000 tokens each; 20 grammar *paragraphs* are ~2,000 tokens in
+    all, so a cut at 20 would leave most of the budget unused.
+    """
     from core import retrieval
 
     settings = retrieval_settings if retrieval_settings is not None else retrieval.RetrievalSettings()
+    if dataclasses.is_dataclass(settings) and getattr(settings, "final_top", 0) < getattr(settings, "bm25_top", 0):
+        settings = dataclasses.replace(settings, final_top=settings.bm25_top)
     catalog_feature = feature if hasattr(feature, "vocabulary") else _catalog_feature(spec.id)
     started = time.perf_counter()
     hits = retrieval.retrieve(project, catalog_feature, settings, progress=progress)

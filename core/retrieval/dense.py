@@ -161,6 +161,8 @@ def load_model(name: str, *, kind: str = "auto", device: str = "auto") -> Loaded
         try:
             import sentence_transformers as st  # lazy: ~10 s
 
+            _quiet_progress_bars()
+
             if kind == "cross":
                 model = st.CrossEncoder(resolved, device=chosen)
             else:
@@ -187,6 +189,16 @@ def _model_in_process(resolved: str, kind: str, device: str) -> Any:
         if served is None or not served.alive:
             served = _PROCESSES[key] = ModelProcess(resolved, kind, device)
         return served
+
+
+def _quiet_progress_bars() -> None:
+    """Keep the libraries' download/loading progress bars off stderr, which carries our progress."""
+    try:
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
+    except ImportError:  # transformers is a dependency of sentence-transformers, but be lenient
+        pass
 
 
 def with_instruction(query: str, instruction: str) -> str:
