@@ -12,6 +12,7 @@ from core.models import LabelSource, ParagraphKind
 from core.store import open_project
 from core.store.repository import get_language, list_documents, list_paragraphs
 from tests.fixtures_ingest import SampleBook, write_sample_book
+from tests.pdf_factory import LOREM, BookWriter
 
 
 def _ingested(book: SampleBook, project_path: Path):
@@ -154,14 +155,18 @@ def test_fts_index_finds_paragraphs(sample_book: SampleBook, project_path: Path)
     assert rows and all("particle" in r[0] for r in rows)
 
 
-def test_a_paragraph_resumes_after_a_table_floated_to_the_next_page(tmp_path: Path) -> None:
-    from tests.pdf_factory import LOREM, BookWriter
-
+def _chapter(title: str, first_page_number: int) -> BookWriter:
+    """A writer on the first page of a chapter whose title is also its running head."""
     w = BookWriter()
-    w.set_running_head("2 Syntax")
-    w.start_numbering(1)
+    w.set_running_head(title)
+    w.start_numbering(first_page_number)
     w.new_page()
-    w.heading("2 Syntax")
+    w.heading(title)
+    return w
+
+
+def test_a_paragraph_resumes_after_a_table_floated_to_the_next_page(tmp_path: Path) -> None:
+    w = _chapter("2 Syntax", 1)
     for _ in range(5):
         w.paragraph(LOREM)
     w.float_at_next_page([("Order", "Clause", "Share"), ("SOV", "main", "84%"), ("OSV", "focus", "16%")])
@@ -178,13 +183,7 @@ def test_a_paragraph_resumes_after_a_table_floated_to_the_next_page(tmp_path: Pa
 
 
 def test_reference_lists_with_hanging_indents_give_one_paragraph_per_entry(tmp_path: Path) -> None:
-    from tests.pdf_factory import BookWriter
-
-    w = BookWriter()
-    w.set_running_head("References")
-    w.start_numbering(101)
-    w.new_page()
-    w.heading("References")
+    w = _chapter("References", 101)
     entries = [
         f"Author{n}, Alex. 20{10 + n}. A study of constituent order and case marking in the languages of the "
         f"Teshi valley, volume {n}. Berlin: Language Science Press. DOI: 10.5281/zenodo.{1000 + n}."
