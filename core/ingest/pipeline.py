@@ -21,7 +21,7 @@ from pymupdf.utils import get_label_pno
 
 from core.errors import PdfError
 from core.ingest import furniture as furn
-from core.ingest.language import guess_language
+from core.ingest.language import glottocode_for, guess_language
 from core.ingest.layout import Fragment, Row, build_rows, fragments_from_dict
 from core.ingest.page_numbers import PageLabel, labels_from_furniture, labels_from_pdf
 from core.ingest.pdf_open import SCANNED_CHARS_PER_PAGE, ocr_available, open_pdf, scanned_error, sha256_of
@@ -292,10 +292,8 @@ def _paragraph(draft: Draft, labels: list[PageLabel], sections: SectionIndex, vo
     first = draft.rows[0]
     lines = [r.row.text for r in draft.rows]
     kind = draft.kind
-    if kind in (ParagraphKind.EXAMPLE, ParagraphKind.TABLE):
-        text = "\n".join(clean(line) for line in lines if clean(line))
-    elif kind is ParagraphKind.HEADING:
-        text = join_prose_lines(lines, vocabulary)
+    if kind in (ParagraphKind.EXAMPLE, ParagraphKind.TABLE):  # keep the printed lines: they align
+        text = "\n".join(cleaned for cleaned in map(clean, lines) if cleaned)
     else:
         text = join_prose_lines(lines, vocabulary)
     path = sections.path_at(first.page, first.row.y0)
@@ -341,8 +339,6 @@ def _document_label_source(page_rows: list[tuple[int, str, LabelSource, float, f
 def _choose_language(
     project: ProjectDatabase, name: str | None, glottocode: str | None, title: str, first_text: str
 ) -> Language | None:
-    from core.ingest.language import glottocode_for
-
     if name:
         return Language(name=name, glottocode=glottocode or glottocode_for(name), source="user")
     current = get_language(project)
