@@ -76,3 +76,13 @@ def test_full_descriptions_come_from_a_cldf_folder_via_pycldf() -> None:
     descriptions = load_cldf_descriptions(CLDF)
     assert "polar" in descriptions["GB257"].lower()
     assert "subject" in descriptions["81A"].lower()  # from chapter_81.html beside the WALS metadata
+
+
+def test_search_finds_features_by_the_terms_grammars_use() -> None:
+    """A linguist types 'word order', not 'order of subject, object and verb'."""
+    from core.catalog import load_catalog
+
+    catalog = load_catalog()
+    assert catalog.search("word order")[0].id == "81A"
+    assert catalog.search("negation")[0].id == "GB107"
+    assert catalog.search("polar question")[0].id == "116A*"

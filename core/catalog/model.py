@@ -134,7 +134,9 @@ class Catalog:
         return [f for f in self.features if f.dataset == dataset]
 
     def search(self, text: str) -> list[Feature]:
-        """Features whose id, alias, name or definition contains every word of ``text``.
+        """Features whose id, alias, name, definition, query or topic phrases contain every word of ``text``.
+
+        Topic phrases let a linguist find 81A by "word order", the term grammars use.
 
         Exact id matches come first, then the paper's curated features, then catalog order.
         """
@@ -144,7 +146,8 @@ class Catalog:
         exact = self._by_key.get(_key(text))
         found = []
         for feature in self.features:
-            hay = _key(" ".join((feature.id, *feature.aliases, feature.name, feature.definition)))
+            hay = _key(" ".join((feature.id, *feature.aliases, feature.name, feature.definition,
+                                 feature.term_query, *feature.vocabulary.topic)))
             if all(w in hay for w in words):
                 found.append(feature)
         found.sort(key=lambda f: (f is not exact, not f.curated))
