@@ -118,7 +118,7 @@ def review_lines(project: ProjectDatabase, classification: Any) -> list[str]:
         if r.action == "accept":
             what = "accepted the value"
         elif r.action == "override":
-            what = f"overrode the value with “{r.label}”"
+            what = f"overrode the value with “{_review_value(r)}”"
         else:
             what = f"noted: {r.note}"
         lines.append(f"{when}  {r.reviewer} {what}")
@@ -127,20 +127,43 @@ def review_lines(project: ProjectDatabase, classification: Any) -> list[str]:
 
 def add(project: ProjectDatabase, classification: Any, action: str, *, value: str | None, note: str | None,
         reviewer: str) -> None:
-    """Store a review; an override names a label of the feature's value set."""
+    """Store a review; an override names a label of the feature's value set (or a sub-feature's)."""
     from core.llm import add_review
 
-    add_review(project, classification.id, action, value=value, note=note, reviewer=reviewer)
+    feature_id = None
+    if action == "override" and value is not None:
+        feature_id, value = parse_option(value)
+    add_review(project, classification.id, action, value=value, note=note, reviewer=reviewer, feature_id=feature_id)
+
+
+_PRESENCE = {"1": "present", "0": "absent"}
 
 
 def value_options(feature: Any) -> list[str]:
-    """The labels a reviewer may choose when overriding: the value set plus "Not enough information"."""
+    """The labels a reviewer may choose when overriding: the value set plus "Not enough information".
+
+    For a multi-label feature (the seven polar-question strategies) each sub-feature can be set
+    on its own: "GB257 Interrogative intonation only: present".
+    """
     try:
         from core.llm import as_spec
 
-        return as_spec(feature).options()
+        spec = as_spec(feature)
+        if spec.is_multilabel:
+            return [f"{sub.id} {sub.sub_label}: {_PRESENCE.get(code, label)}"
+                    for sub in spec.subfeatures for code, label in sub.values]
+        return spec.options()
     except Exception:  # noqa: BLE001 - a feature the classifier cannot adapt still shows its own labels
         return [label for _code, label in getattr(feature, "values", ())]
+
+
+def parse_option(option: str) -> tuple[str | None, str]:
+    """(sub-feature id or None, value) for an option made by :func:`value_options`."""
+    sub, _, presence = option.rpartition(": ")
+    codes = {name: code for code, name in _PRESENCE.items()}
+    if sub and presence in codes and sub.split(" ", 1)[0].startswith("GB"):
+        return sub.split(" ", 1)[0], codes[presence]
+    return None, option
 
 
 def override_value(project: ProjectDatabase, classification: Any) -> str | None:
@@ -148,4 +171,12 @@ def override_value(project: ProjectDatabase, classification: Any) -> str | None:
     from core.llm import latest_review
 
     r = latest_review(project, classification.id, action="override")
-    return r.label if r else None
+    return _review_value(r) if r else None
+
+
+def _review_value(review: Any) -> str:
+    """An override as shown: the label, or "GB263: present" for a sub-feature of a multi-label feature."""
+    feature_id = getattr(review, "feature_id", None)
+    if feature_id and feature_id.startswith("GB") and review.code in _PRESENCE:
+        return f"{feature_id}: {_PRESENCE[review.code]}"
+    return review.label or ""
