@@ -6,7 +6,7 @@ window must stay responsive (no stall of the UI thread over 100 ms).
 
 Run as ``python main.py bench gui [PDF]`` (see cli/gui_commands.py).  The stall probe is a
 5 ms QTimer on the UI thread; a stall is the gap between two ticks minus the interval.  The
-classification runs against the local OpenAI-compatible test server (tests/openai_server.py)
+classification runs against the local OpenAI-compatible server (core/llm/local_server.py)
 so the measurement needs no key, with the configured retrieval (the MiniLM reranker by default).
 """
 
@@ -84,7 +84,7 @@ def run_bench(pdf: Path = DEFAULT_PDF, *, reranker: str | None = None, repeats: 
     from gui.app import make_application
     from gui.main_window import MainWindow
     from gui.settings import PROVIDER_COMPATIBLE, AppSettings, save_settings
-    from tests.openai_server import OpenAIStubServer
+    from core.llm.local_server import OpenAIStubServer
 
     app = make_application()
     results: dict = {"pdf": str(pdf)}

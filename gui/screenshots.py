@@ -29,7 +29,7 @@ def main(argv: list[str]) -> int:
     from gui.bench import _wait
     from gui.main_window import MainWindow
     from gui.settings import PROVIDER_COMPATIBLE, AppSettings, save_settings
-    from tests.openai_server import OpenAIStubServer
+    from core.llm.local_server import OpenAIStubServer
 
     app = make_application()
     server = OpenAIStubServer().start()

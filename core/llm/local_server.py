@@ -1,4 +1,7 @@
-"""A real OpenAI-compatible chat-completions server on 127.0.0.1 for tests and screenshots.
+"""A real OpenAI-compatible chat-completions server on 127.0.0.1 for tests, benchmarks and screenshots.
+
+It lives in the app (not under tests/) because ``bench gui``, ``bench batch`` and the screenshot
+script run against it, and the frozen app excludes the tests package.
 
 It is a stdlib ``ThreadingHTTPServer`` in a background thread that speaks enough of the
 protocol for the ``openai`` package (``POST /v1/chat/completions``, ``GET /v1/models``) and can
@@ -23,7 +26,7 @@ API (the ``llm_server`` fixture in ``tests/fixtures_llm.py`` yields a reset inst
 A rule's answer cites the prompt paragraphs whose text contains the rule's text (or
 ``cite=[numbers]``).  JSON-schema requests get a JSON object that fits the schema; others get
 the paper's text format ending in ``Conclusion: <value>``.  Unmatched prompts are answered
-"Not enough information".  Run ``python -m tests.openai_server --rule "verb-final=SOV"`` to
+"Not enough information".  Run ``python -m core.llm.local_server --rule "verb-final=SOV"`` to
 serve by hand (e.g. for GUI screenshots).
 """
 
