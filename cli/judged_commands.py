@@ -1,0 +1,49 @@
+"""CLI: ``bench judged``, the hand-graded retrieval benchmark for general features (core.retrieval.judged)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from cli.progress_printer import stderr_progress
+
+
+def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAction) -> None:
+    from core.retrieval.judged import DEFAULT_DATA, DEFAULT_GRAMMARS, DEFAULT_PROJECTS
+
+    p = bench.add_parser("judged", help="NDCG@10 and deciding paragraphs in the top 5 on hand-graded pairs")
+    p.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder with pairs.csv and grades.csv")
+    p.add_argument("--grammars", type=Path, default=DEFAULT_GRAMMARS, help="folder with grammars.csv and the PDFs")
+    p.add_argument("--projects", type=Path, default=DEFAULT_PROJECTS,
+                   help="cache folder for the grammars' project files (re-ingested when ingestion changes)")
+    p.add_argument("--feature", action="append", default=[], help="only this feature (repeatable)")
+    p.add_argument("--grammar", action="append", default=[], help="only this grammar file (repeatable)")
+    p.add_argument("--unjudged", action="store_true",
+                   help="list the ungraded top-10 paragraphs, shuffled, without saying which ranking found them")
+    p.add_argument("--sheet", type=Path, help="write the ungraded paragraphs as a grading CSV")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=_bench_judged)
+
+
+def _bench_judged(args: argparse.Namespace) -> int:
+    from core.retrieval.judged import excerpt, format_report, run_judged_bench, write_grading_sheet
+
+    report = run_judged_bench(
+        args.data, args.grammars, args.projects, features=args.feature, files=args.grammar,
+        progress=None if args.json else stderr_progress("bench judged"),
+    )
+    if args.sheet:
+        write_grading_sheet(report["unjudged"], args.sheet)
+    if args.json:
+        if not args.unjudged:
+            report = {k: v for k, v in report.items() if k != "unjudged"}
+        print(json.dumps(report, ensure_ascii=False))
+        return 0
+    print(format_report(report))
+    if args.unjudged:
+        print(f"\n{len(report['unjudged'])} ungraded paragraphs in the rankings' top {report['k']}:")
+        for e in report["unjudged"]:
+            print(f"  {e['feature']:<6} {e['file']:<26} pdf {e['pdf_page']:>4} (p. {e['page_label']}) "
+                  f"{e['text_hash']}  {excerpt(e['text'], 100)}")
+    return 0
