@@ -14,10 +14,11 @@ from core.llm.features import as_spec
 from core.llm.prompts import CONFIGS, Evidence
 from core.llm.records import Classification, EvidenceRecord, ValueRecord
 from core.llm.settings import LlmSettings
-from core.llm.store import now_iso, save_classification
 from core.progress import Progress, null_progress
+from core.store.classifications import save_classification
 from core.store.database import ProjectDatabase
 from core.store.repository import get_language, list_documents
+from core.timestamps import now_iso
 
 
 def classify(project: ProjectDatabase, feature: object, *, config: str = "rag",

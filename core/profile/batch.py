@@ -18,13 +18,16 @@ import json
 import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 
 from core.errors import Cancelled, GrammarLensError
 from core.progress import Progress, null_progress
 from core.store import open_project
+from core.store import profile_jobs
+from core.store.classifications import latest_classification_after, max_classification_id
 from core.store.database import ProjectDatabase
+from core.store.profile_jobs import Job, JobItem  # noqa: F401 - re-exported: core.profile.batch.Job
+from core.store.retrieval_runs import latest_run_after, max_run_id
 
 MODES = ("llm", "retrieval")
 EXPECTED_COMPLETION_TOKENS = 400  # a reasoning paragraph plus the value; the paper's answers are about this long
@@ -52,35 +55,6 @@ class BatchSettings:
             data["config"] = self.config
             data["llm"] = {k: llm.get(k) for k in ("model", "base_url", "temperature", "answer_format")}
         return data
-
-
-@dataclass
-class JobItem:
-    feature_id: str
-    state: str  # pending | done | failed
-    classification_id: int | None = None
-    retrieval_run_id: int | None = None
-    error: str = ""
-
-
-@dataclass
-class Job:
-    id: int
-    feature_set: str
-    mode: str
-    state: str
-    settings: dict
-    items: list[JobItem]
-    mark_classification_id: int = 0
-    mark_retrieval_run_id: int = 0
-
-    @property
-    def pending(self) -> list[str]:
-        return [i.feature_id for i in self.items if i.state != "done"]
-
-    @property
-    def done(self) -> list[str]:
-        return [i.feature_id for i in self.items if i.state == "done"]
 
 
 @dataclass
@@ -112,10 +86,6 @@ class BatchResult:
     state: str = "done"
 
 
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
 def job_key(feature_ids: list[str], settings: BatchSettings) -> str:
     payload = json.dumps({"features": feature_ids, **settings.public()}, sort_keys=True)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
@@ -133,77 +103,54 @@ def open_job(project: ProjectDatabase, feature_set: str, feature_ids: list[str],
         raise GrammarLensError("The feature set is empty.", "Choose at least one feature.")
     key = job_key(feature_ids, settings)
     if not restart:
-        row = project.conn.execute("SELECT id FROM profile_jobs WHERE job_key = ? ORDER BY id DESC LIMIT 1",
-                                   (key,)).fetchone()
-        if row:
-            reconcile(project, row[0])
-            return load_job(project, row[0])
-    marks = project.conn.execute(
-        "SELECT (SELECT coalesce(max(id), 0) FROM classifications), (SELECT coalesce(max(id), 0) FROM retrieval_runs)"
-    ).fetchone()
-    with project.transaction():
-        cur = project.conn.execute(
-            "INSERT INTO profile_jobs (created_at, updated_at, feature_set, job_key, mode, settings, state, "
-            "mark_classification_id, mark_retrieval_run_id) VALUES (?,?,?,?,?,?,?,?,?)",
-            (_now(), _now(), feature_set, key, settings.mode, json.dumps(settings.public(), sort_keys=True),
-             "pending", marks[0], marks[1]))
-        job_id = int(cur.lastrowid)
-        project.conn.executemany(
-            "INSERT INTO profile_job_items (job_id, seq, feature_id, state, updated_at) VALUES (?,?,?,?,?)",
-            [(job_id, i, f, "pending", _now()) for i, f in enumerate(feature_ids)])
+        existing = profile_jobs.latest_job_id(project, key)
+        if existing is not None:
+            reconcile(project, existing)
+            return load_job(project, existing)
+    job_id = profile_jobs.insert_job(
+        project, feature_set=feature_set, job_key=key, mode=settings.mode, settings=settings.public(),
+        feature_ids=feature_ids, mark_classification_id=max_classification_id(project),
+        mark_retrieval_run_id=max_run_id(project))
     return load_job(project, job_id)
 
 
 def find_job(project: ProjectDatabase, feature_ids: list[str], settings: BatchSettings) -> Job | None:
     """The job a run of these features with these settings would resume (read-only; None if new)."""
-    row = project.conn.execute("SELECT id FROM profile_jobs WHERE job_key = ? ORDER BY id DESC LIMIT 1",
-                               (job_key(feature_ids, settings),)).fetchone()
-    return load_job(project, row[0]) if row else None
+    existing = profile_jobs.latest_job_id(project, job_key(feature_ids, settings))
+    return load_job(project, existing) if existing is not None else None
 
 
 def load_job(project: ProjectDatabase, job_id: int) -> Job:
-    row = project.conn.execute(
-        "SELECT id, feature_set, mode, state, settings, mark_classification_id, mark_retrieval_run_id "
-        "FROM profile_jobs WHERE id = ?", (job_id,)).fetchone()
-    if row is None:
+    job = profile_jobs.get_job(project, job_id)
+    if job is None:
         raise GrammarLensError(f"There is no profile job {job_id}.", "List jobs with 'profile FILE --jobs'.")
-    items = [JobItem(r[0], r[1], r[2], r[3], r[4] or "") for r in project.conn.execute(
-        "SELECT feature_id, state, classification_id, retrieval_run_id, error FROM profile_job_items "
-        "WHERE job_id = ? ORDER BY seq", (job_id,))]
-    return Job(row[0], row[1], row[2], row[3], json.loads(row[4]), items, row[5] or 0, row[6] or 0)
+    return job
 
 
 def list_jobs(project: ProjectDatabase) -> list[Job]:
-    ids = [r[0] for r in project.conn.execute("SELECT id FROM profile_jobs ORDER BY id DESC")]
-    return [load_job(project, i) for i in ids]
+    return [load_job(project, i) for i in profile_jobs.job_ids(project)]
 
 
 def reconcile(project: ProjectDatabase, job_id: int) -> int:
     """Tick items whose result was stored after the job's mark but not yet ticked (a crash in between)."""
     job = load_job(project, job_id)
-    ticked = 0
     model = (job.settings.get("llm") or {}).get("model")
     config = job.settings.get("config")
-    with project.transaction():
-        for item in job.items:
-            if item.state == "done":
-                continue
-            if job.mode == "llm":
-                row = project.conn.execute(
-                    "SELECT max(id) FROM classifications WHERE feature_id = ? AND id > ? AND model = ? AND config = ?",
-                    (item.feature_id, job.mark_classification_id, model, config)).fetchone()
-                column = "classification_id"
-            else:
-                row = project.conn.execute(
-                    "SELECT max(id) FROM retrieval_runs WHERE feature_id = ? AND id > ?",
-                    (item.feature_id, job.mark_retrieval_run_id)).fetchone()
-                column = "retrieval_run_id"
-            if row and row[0]:
-                project.conn.execute(
-                    f"UPDATE profile_job_items SET state = 'done', {column} = ?, error = NULL, updated_at = ? "
-                    "WHERE job_id = ? AND feature_id = ?", (row[0], _now(), job_id, item.feature_id))
-                ticked += 1
-    return ticked
+    changes = []
+    for item in job.items:
+        if item.state == "done":
+            continue
+        if job.mode == "llm":
+            cid = latest_classification_after(project, item.feature_id, job.mark_classification_id,
+                                              model=model, config=config)
+            if cid is not None:
+                changes.append((item.feature_id, "done", cid, None, None))
+        else:
+            run_id = latest_run_after(project, item.feature_id, job.mark_retrieval_run_id)
+            if run_id is not None:
+                changes.append((item.feature_id, "done", None, run_id, None))
+    profile_jobs.set_items(project, job_id, changes)
+    return len(changes)
 
 
 def estimate(project: ProjectDatabase, feature_ids: list[str], settings: BatchSettings) -> Estimate:
@@ -236,17 +183,12 @@ def estimate(project: ProjectDatabase, feature_ids: list[str], settings: BatchSe
 
 def _set_item(project: ProjectDatabase, job_id: int, feature_id: str, state: str, *, classification_id=None,
               retrieval_run_id=None, error: str | None = None) -> None:
-    with project.transaction():
-        project.conn.execute(
-            "UPDATE profile_job_items SET state = ?, classification_id = coalesce(?, classification_id), "
-            "retrieval_run_id = coalesce(?, retrieval_run_id), error = ?, updated_at = ? "
-            "WHERE job_id = ? AND feature_id = ?",
-            (state, classification_id, retrieval_run_id, error, _now(), job_id, feature_id))
+    profile_jobs.set_item(project, job_id, feature_id, state, classification_id=classification_id,
+                          retrieval_run_id=retrieval_run_id, error=error)
 
 
 def _set_job(project: ProjectDatabase, job_id: int, state: str) -> None:
-    with project.transaction():
-        project.conn.execute("UPDATE profile_jobs SET state = ?, updated_at = ? WHERE id = ?", (state, _now(), job_id))
+    profile_jobs.set_job_state(project, job_id, state)
 
 
 def run_job(project_path: str | Path, job_id: int, settings: BatchSettings,

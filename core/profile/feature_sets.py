@@ -6,13 +6,12 @@ even if a saved list is later edited.
 
 from __future__ import annotations
 
-import json
 import re
-from datetime import datetime, timezone
 
 from core.catalog import load_catalog
 from core.errors import GrammarLensError
 from core.store.database import ProjectDatabase
+from core.store.feature_lists import get_feature_list, list_feature_lists, put_feature_list  # noqa: F401 - re-exported
 
 # The paper's RAG benchmark: word order, number of cases, verbal negation and polar questions.
 PAPER_FEATURES = ("81A", "49A", "GB107", "116A*")
@@ -52,18 +51,5 @@ def save_feature_list(project: ProjectDatabase, name: str, feature_ids: list[str
     ids = list(dict.fromkeys(catalog.get(f).id for f in feature_ids))
     if not ids:
         raise GrammarLensError("A feature list needs at least one feature.", "Give ids such as 81A,GB107.")
-    with project.transaction():
-        project.conn.execute(
-            "INSERT OR REPLACE INTO feature_lists (name, feature_ids, created_at) VALUES (?,?,?)",
-            (name, json.dumps(ids), datetime.now(timezone.utc).isoformat(timespec="seconds")))
+    put_feature_list(project, name, ids)
     return ids
-
-
-def get_feature_list(project: ProjectDatabase, name: str) -> list[str] | None:
-    row = project.conn.execute("SELECT feature_ids FROM feature_lists WHERE name = ?", (name,)).fetchone()
-    return json.loads(row[0]) if row else None
-
-
-def list_feature_lists(project: ProjectDatabase) -> dict[str, list[str]]:
-    rows = project.conn.execute("SELECT name, feature_ids FROM feature_lists ORDER BY name").fetchall()
-    return {r[0]: json.loads(r[1]) for r in rows}

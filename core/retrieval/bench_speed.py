@@ -12,13 +12,14 @@ from core.retrieval.ranking import bm25_query, rank_candidates
 from core.retrieval.settings import RetrievalSettings
 from core.retrieval.tokenize import tokenize
 from core.store import open_project
+from core.store.repository import total_pages
 
 
 def run_speed_bench(path: str | Path, feature: Feature, model: str | None, *, device: str = "auto") -> dict:
     """Timings in seconds (medians where repeated); see README, Retrieval, for the targets."""
     out: dict = {}
     with open_project(path) as project:
-        pages = project.conn.execute("SELECT total(page_count) FROM documents").fetchone()[0]
+        pages = total_pages(project)
         start = time.perf_counter()
         built = project_index(project)
         out["pages"] = int(pages)

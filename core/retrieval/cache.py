@@ -1,7 +1,8 @@
 """Paragraph embeddings cached in the project file, one row per (paragraph, model).
 
 A second query with the same model reads vectors instead of running the model; a paragraph whose
-text changed (hash mismatch) is embedded again.  Writes happen in one transaction per call.
+text changed (hash mismatch) is embedded again.  The rows live behind :mod:`core.store.embeddings`;
+the vectors computed by one call are written in one transaction.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import numpy as np
 
 from core.models import Paragraph
 from core.store.database import ProjectDatabase
+from core.store.embeddings import get_embeddings, put_embeddings
 
 
 def text_hash(text: str) -> str:
@@ -36,29 +38,11 @@ def cached_embeddings(
     texts = [embedding_text(p) for p in paragraphs]
     hashes = [text_hash(t) for t in texts]
     ids = [p.id for p in paragraphs]
-    found: dict[int, tuple[str, np.ndarray]] = {}
-    for start in range(0, len(ids), 500):
-        chunk = ids[start:start + 500]
-        rows = project.conn.execute(
-            f"SELECT paragraph_id, text_hash, dim, vector FROM embeddings WHERE model = ? "
-            f"AND paragraph_id IN ({','.join('?' * len(chunk))})",
-            [model_key, *chunk],
-        ).fetchall()
-        for pid, h, dim, blob in rows:
-            found[pid] = (h, np.frombuffer(blob, dtype=np.float32, count=dim))
+    found = get_embeddings(project, model_key, ids)
     missing = [i for i, (pid, h) in enumerate(zip(ids, hashes)) if pid not in found or found[pid][0] != h]
     computed = encode([texts[i] for i in missing]) if missing else None
     if computed is not None:
-        with project.transaction():
-            project.conn.executemany(
-                "INSERT INTO embeddings (paragraph_id, model, text_hash, dim, vector) VALUES (?,?,?,?,?) "
-                "ON CONFLICT(paragraph_id, model) DO UPDATE SET text_hash = excluded.text_hash, "
-                "dim = excluded.dim, vector = excluded.vector",
-                [
-                    (ids[i], model_key, hashes[i], int(vec.shape[0]), np.asarray(vec, dtype=np.float32).tobytes())
-                    for i, vec in zip(missing, computed)
-                ],
-            )
+        put_embeddings(project, model_key, [(ids[i], hashes[i], vec) for i, vec in zip(missing, computed)])
     dim = (computed.shape[1] if computed is not None and len(missing) else next(iter(found.values()))[1].shape[0])
     out = np.zeros((len(ids), dim), dtype=np.float32)
     fresh = dict(zip(missing, computed)) if computed is not None else {}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from typing import Iterable
 
 import numpy as np
 
@@ -25,7 +25,9 @@ from core.retrieval.ranking import bm25_query, rank_candidates
 from core.retrieval.settings import RetrievalSettings
 from core.retrieval.tokenize import tokenize
 from core.store.database import ProjectDatabase
-from core.store.repository import list_paragraphs
+from core.store import retrieval_runs
+from core.store.repository import get_paragraphs, list_paragraphs, paragraphs_stamp
+from core.store.retrieval_runs import StoredHit
 
 # Kinds that name topics without stating values: ranked down by settings.kind_penalty.
 FURNITURE_KINDS = frozenset({ParagraphKind.TOC, ParagraphKind.INDEX, ParagraphKind.BIBLIOGRAPHY})
@@ -67,14 +69,9 @@ _INDEXES: dict[str, ProjectIndex] = {}
 _INDEX_LOCK = threading.Lock()
 
 
-def _stamp(project: ProjectDatabase) -> tuple:
-    row = project.conn.execute("SELECT count(*), max(id), total(length(text)), total(seq) FROM paragraphs").fetchone()
-    return tuple(row)
-
-
 def project_index(project: ProjectDatabase) -> ProjectIndex:
     """The (cached) BM25 index of all paragraphs in the project."""
-    stamp = _stamp(project)
+    stamp = paragraphs_stamp(project)
     key = str(project.path)
     with _INDEX_LOCK:
         cached = _INDEXES.get(key)
@@ -145,34 +142,24 @@ def store_retrieval_run(
     seconds: float = 0.0,
 ) -> int:
     """Save a retrieval and its hits; the returned run id is what a classification links to."""
-    import json
-
-    with project.transaction():
-        cur = project.conn.execute(
-            "INSERT INTO retrieval_runs (feature_id, settings, query, created_at, seconds) VALUES (?,?,?,?,?)",
-            (feature_id, settings.to_json(), query, datetime.now(timezone.utc).isoformat(timespec="seconds"), seconds),
-        )
-        run_id = int(cur.lastrowid)
-        project.conn.executemany(
-            "INSERT INTO retrieval_hits (run_id, rank, paragraph_id, score, signals) VALUES (?,?,?,?,?)",
-            [(run_id, h.rank, h.paragraph.id, h.score, json.dumps(h.signals, sort_keys=True)) for h in hits],
-        )
-    return run_id
+    stored = [StoredHit(h.rank, h.paragraph.id, h.score, h.signals) for h in hits]
+    return retrieval_runs.insert_run(project, feature_id, settings.to_json(), stored, query=query, seconds=seconds)
 
 
 def load_retrieval_run(project: ProjectDatabase, run_id: int) -> tuple[str, RetrievalSettings, list[Hit]]:
     """A stored run as (feature id, settings, hits); hits whose paragraph was deleted are dropped."""
-    import json
-
     from core.errors import GrammarLensError
-    from core.store.repository import get_paragraphs
 
-    row = project.conn.execute("SELECT feature_id, settings FROM retrieval_runs WHERE id = ?", (run_id,)).fetchone()
-    if row is None:
+    run = retrieval_runs.get_run(project, run_id)
+    if run is None:
         raise GrammarLensError(f"No retrieval run {run_id} in this project.", "List runs with 'retrieve --runs'.")
-    rows = project.conn.execute(
-        "SELECT rank, paragraph_id, score, signals FROM retrieval_hits WHERE run_id = ? ORDER BY rank", (run_id,)
-    ).fetchall()
-    paragraphs = {p.id: p for p in get_paragraphs(project, [r[1] for r in rows])}
-    hits = [Hit(r[0], r[2], paragraphs[r[1]], json.loads(r[3])) for r in rows if r[1] in paragraphs]
-    return row[0], RetrievalSettings.from_json(row[1]), hits
+    stored = retrieval_runs.run_hits(project, run_id)
+    return run.feature_id, RetrievalSettings.from_json(run.settings_json), hits_of(project, stored)
+
+
+def hits_of(project: ProjectDatabase, stored: Iterable[StoredHit]) -> list[Hit]:
+    """Stored (rank, paragraph id, score) rows as hits with their paragraphs; deleted paragraphs are dropped."""
+    stored = list(stored)
+    paragraphs = {p.id: p for p in get_paragraphs(project, [h.paragraph_id for h in stored])}
+    return [Hit(h.rank, h.score, paragraphs[h.paragraph_id], dict(h.signals))
+            for h in stored if h.paragraph_id in paragraphs]

@@ -1,7 +1,10 @@
 """Typed reads and writes of documents, pages, paragraphs and the project's language.
 
 Rows become :mod:`core.models` dataclasses here and nowhere else, so the rest of the code
-never sees SQL column names.
+never sees SQL column names.  The other tables have their own modules beside this one:
+:mod:`~core.store.retrieval_runs`, :mod:`~core.store.embeddings`,
+:mod:`~core.store.classifications`, :mod:`~core.store.llm_cache`,
+:mod:`~core.store.profile_jobs` and :mod:`~core.store.feature_lists`.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from typing import Iterable, Sequence
 
 from core.models import Document, LabelSource, Language, Paragraph, ParagraphKind, Rect
 from core.store.database import ProjectDatabase
+from core.timestamps import now_iso
 
 
 def get_language(project: ProjectDatabase) -> Language | None:
@@ -80,6 +84,18 @@ def get_paragraphs(project: ProjectDatabase, ids: Iterable[int]) -> list[Paragra
     return [by_id[i] for i in wanted if i in by_id]
 
 
+def paragraphs_stamp(project: ProjectDatabase) -> tuple:
+    """A cheap fingerprint of the paragraphs table: it changes whenever a paragraph is added, removed or edited
+    in length, so an in-memory index built from the paragraphs knows when it is stale."""
+    row = project.conn.execute("SELECT count(*), max(id), total(length(text)), total(seq) FROM paragraphs").fetchone()
+    return tuple(row)
+
+
+def total_pages(project: ProjectDatabase) -> int:
+    """Pages of all the project's documents together."""
+    return int(project.conn.execute("SELECT total(page_count) FROM documents").fetchone()[0])
+
+
 def page_labels(project: ProjectDatabase, document_id: int) -> dict[int, str]:
     """1-based PDF page -> printed page label, for page navigation."""
     rows = project.conn.execute(
@@ -109,14 +125,12 @@ def insert_document(
     ``id``/``document_id`` of the given paragraphs are ignored and assigned here.  Either all
     of it lands or nothing does, so a crash mid-ingest leaves no half document behind.
     """
-    from datetime import datetime, timezone
-
     with project.transaction():
         cur = project.conn.execute(
             "INSERT INTO documents (sha256, file_name, path, title, page_count, label_source, "
             "pdf_page_of_printed_1, bibtex, ingested_at, seconds) VALUES (?,?,?,?,?,?,?,?,?,?)",
             (sha256, file_name, path, title, page_count, label_source.value, pdf_page_of_printed_1, bibtex,
-             datetime.now(timezone.utc).isoformat(timespec="seconds"), seconds),
+             now_iso(), seconds),
         )
         document_id = int(cur.lastrowid)
         project.conn.executemany(
