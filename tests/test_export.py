@@ -49,11 +49,14 @@ def test_cldf_export_validates_reads_back_and_cites_printed_pages(armenian_proje
         cited = {fid: get_paragraphs(project, e.paragraph_ids) for fid, e in entries.items()}
     pycldf.Dataset.from_metadata(metadata).validate()  # raises if invalid
     back = read_cldf_values(metadata)
-    exported = {fid for fid, e in entries.items() if e.has_value}
-    assert set(back) == exported and "GB020" not in back and len(back) == 17  # 18 values less one NEI
+    exported = {fid for fid, e in entries.items() if e.has_value or e.is_unknown}
+    assert set(back) == exported and len(back) == 18  # the reviewer's "?" is a row, as Grambank writes it
+    # "?" is CLDF's null Value: written as "?" (see values.csv below), read back as None, no Code_ID
+    assert back["GB020"]["value"] is None and back["GB020"]["code_id"] is None
     for fid, row in back.items():
         e = entries[fid]
-        assert row["value"] == e.code and row["code_id"] == f"{fid}-{e.code}"
+        assert row["value"] == (None if e.is_unknown else e.code)
+        assert row["code_id"] == (None if e.is_unknown else f"{fid}-{e.code}")
         assert row["language_id"] == ARMENIAN_GLOTTOCODE
         # the printed page of each cited paragraph, checked against its PDF page (printed 1 = PDF 13)
         labels = [p.page_label for p in cited[fid]]
@@ -70,7 +73,9 @@ def test_cldf_export_validates_reads_back_and_cites_printed_pages(armenian_proje
     assert "@book{" + key in (folder / "sources.bib").read_text(encoding="utf-8")
     with open(folder / "values.csv", newline="", encoding="utf-8") as fh:
         header = next(csv.reader(fh))
+        raw = {r[2]: r for r in csv.reader(fh)}
     assert header[:7] == ["ID", "Language_ID", "Parameter_ID", "Value", "Code_ID", "Comment", "Source"]
+    assert raw["GB020"][3:5] == ["?", ""]
 
 
 @pytest.mark.slow

@@ -2,14 +2,17 @@
 
 Decisions (see README, "Profiles and export"):
 
-* Only coded values are exported: "Not enough information", unreadable answers and evidence-only
-  features have no row in ``values.csv`` (a database row claims the value is known; absence of a row
-  says nothing is claimed).  The flat CSV/JSON exports keep them, with their status.
+* Coded values are exported: the model's (predicted), and the coder's (coded by hand, accepted,
+  overridden).  The coder's "?" (the grammar does not say enough) is exported as Grambank writes it:
+  ``Value`` "?", no ``Code_ID``; ``include_unknown=False`` (CLI ``export --no-unknown``) leaves those
+  rows out.  The model's "Not enough information", unreadable answers and evidence-only features
+  have no row (nobody decided them).  The flat CSV/JSON exports keep every row, with its status.
 * ``Value`` is the code within the feature, as both databases do ("2" for 81A SVO, "1" for a
   Grambank "present"); ``Code_ID`` is ``<feature>-<code>`` ("81A-2", "GB107-1").
-* ``Source`` is ``bibkey[pages]`` with the printed pages of the paragraphs the model cited,
-  consecutive arabic pages joined as ranges ("dolatian2023[34-37, 53]").
-* ``Comment`` says whether a value was predicted, accepted or overridden, and by which model.
+* ``Source`` is ``bibkey[pages]`` with the printed pages the coder pinned (else those of the
+  paragraphs the model cited), consecutive arabic pages joined as ranges ("dolatian2023[34-37, 53]").
+* ``Comment`` says whether a value was predicted, coded by hand, accepted or overridden, by whom
+  and with which model.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import re
 from pathlib import Path
 
 from core.errors import GrammarLensError
-from core.profile.entries import ACCEPTED, OVERRIDDEN, ProfileEntry
+from core.profile.entries import ACCEPTED, CODED, OVERRIDDEN, UNKNOWN, ProfileEntry
 from core.store.database import ProjectDatabase
 
 METADATA_NAME = "StructureDataset-metadata.json"
@@ -50,10 +53,16 @@ def source_of(key: str, entry: ProfileEntry) -> str:
 
 def comment_of(entry: ProfileEntry) -> str:
     who = f"{entry.model}" if entry.model else "the model"
+    coder = entry.reviewer or "a reviewer"
+    when = f" on {entry.decided_at[:10]}" if entry.decided_at else ""
     if entry.status == OVERRIDDEN:
-        text = f"Reviewer override (model {who} said {entry.predicted_label})"
+        text = f"Reviewer override by {coder}{when} (model {who} said {entry.predicted_label})"
     elif entry.status == ACCEPTED:
-        text = f"Predicted by {who}, accepted by a reviewer"
+        text = f"Predicted by {who}, accepted by {coder}{when}"
+    elif entry.status == CODED:
+        text = f"Coded by hand by {coder}{when}"
+    elif entry.status == UNKNOWN:
+        text = f"Not enough information in the grammar, decided by {coder}{when}"
     else:
         text = f"Predicted by {who}, not reviewed"
     return text + (f". Note: {entry.note}" if entry.note else "")
@@ -67,7 +76,7 @@ def language_id(name: str, glottocode: str | None) -> str:
 
 
 def export_cldf(project: ProjectDatabase, entries: list[ProfileEntry], out_dir: str | Path, *,
-                reviewed_only: bool = False) -> Path:
+                reviewed_only: bool = False, include_unknown: bool = True) -> Path:
     """Write the CLDF dataset into ``out_dir`` and validate it; returns the metadata path."""
     import pycldf
 
@@ -84,7 +93,8 @@ def export_cldf(project: ProjectDatabase, entries: list[ProfileEntry], out_dir: 
     bibtex = get_bibtex(project)
     key = bibkey(bibtex)
     catalog = load_catalog()
-    rows = [e for e in entries if e.has_value and (e.reviewed or not reviewed_only)]
+    rows = [e for e in entries if (e.has_value or (include_unknown and e.is_unknown))
+            and (e.reviewed or not reviewed_only)]
     ds = pycldf.StructureDataset.in_dir(out)
     ds.add_component("LanguageTable")
     ds.add_component("ParameterTable")
@@ -98,7 +108,7 @@ def export_cldf(project: ProjectDatabase, entries: list[ProfileEntry], out_dir: 
         feature = catalog.get(e.feature_id) if e.feature_id in catalog else None
         values.append({
             "ID": f"{lid}-{e.feature_id}", "Language_ID": lid, "Parameter_ID": e.feature_id, "Value": e.code,
-            "Code_ID": f"{e.feature_id}-{e.code}" if feature is not None else None,
+            "Code_ID": f"{e.feature_id}-{e.code}" if feature is not None and not e.is_unknown else None,
             "Comment": comment_of(e), "Source": [source_of(key, e)],
         })
         if e.feature_id not in parameters:

@@ -19,7 +19,8 @@ from core.store.database import ProjectDatabase
 FORMATS = ("cldf", "csv", "json")
 CSV_COLUMNS = ("feature_id", "parent_id", "name", "dataset", "status", "reviewed", "code", "label",
                "predicted_code", "predicted_label", "pages", "source", "model", "classification_id",
-               "retrieval_run_id", "note", "reference_dataset", "reference_code", "reference_label", "agreement")
+               "retrieval_run_id", "note", "reviewer", "decided_at", "pinned", "reference_dataset", "reference_code",
+               "reference_label", "agreement")
 
 
 def _rows(project: ProjectDatabase, entries: list[ProfileEntry], agreement: Agreement | None) -> list[dict]:
@@ -73,17 +74,18 @@ def export_json(project: ProjectDatabase, entries: list[ProfileEntry], out_dir: 
 
 
 def export_profile(project: ProjectDatabase, fmt: str, out_dir: str | Path, *, reviewed_only: bool = False,
-                   agreement: Agreement | None = None) -> Path:
+                   agreement: Agreement | None = None, include_unknown: bool = True) -> Path:
     """Build the profile and write it in ``fmt`` (cldf, csv or json); returns the main file written."""
     from core.export.cldf import export_cldf
     from core.profile.entries import build_profile
 
     entries = build_profile(project)
     if not entries:
-        raise GrammarLensError("The project has no classified features to export.",
-                               "Run 'profile FILE --features paper' (or classify features) first.")
+        raise GrammarLensError("The project has no classified or coded features to export.",
+                               "Run 'profile FILE --features paper', classify features, or code them by hand "
+                               "('code FILE --feature ID --value VALUE') first.")
     if fmt == "cldf":
-        return export_cldf(project, entries, out_dir, reviewed_only=reviewed_only)
+        return export_cldf(project, entries, out_dir, reviewed_only=reviewed_only, include_unknown=include_unknown)
     if reviewed_only:
         entries = [e for e in entries if e.reviewed]
     if fmt == "csv":

@@ -1,4 +1,7 @@
-"""Reviews of classifications (table of migration 3), and the classification reads the LLM area re-exports.
+"""Reviews of classifications, and the classification reads the LLM area re-exports.
+
+Reviews are the coder's decisions (:mod:`core.coding`, migration 5, which copied the ``reviews`` table of
+migration 3); ``add_review``/``list_reviews``/``latest_review`` stay as thin wrappers for their callers.
 
 Classifications themselves are stored by :mod:`core.store.classifications`; their names are
 re-exported here so ``core.llm.get_classification`` and friends keep working.
@@ -10,7 +13,6 @@ from core.errors import GrammarLensError
 from core.llm.records import Review
 from core.store.classifications import get_classification, list_classifications, save_classification
 from core.store.database import ProjectDatabase
-from core.timestamps import now_iso
 
 __all__ = ["REVIEW_ACTIONS", "add_review", "get_classification", "latest_review", "list_classifications",
            "list_reviews", "save_classification"]
@@ -23,50 +25,56 @@ def add_review(project: ProjectDatabase, classification_id: int, action: str, va
     """Record a reviewer's decision. ``override`` needs ``value`` (a label or code of the feature's set).
 
     For the polar-question feature, ``feature_id`` names the sub-feature (e.g. GB263) being overridden.
+    Kept for callers of the review API: decisions are stored by :mod:`core.coding` (migration 5).
     """
-    from core.llm.features import NOT_ENOUGH_INFORMATION, as_spec
+    from core import coding
 
     if action not in REVIEW_ACTIONS:
         raise GrammarLensError(f"Unknown review action {action!r}.", f"Use one of {', '.join(REVIEW_ACTIONS)}.")
     c = get_classification(project, classification_id)
     if c is None:
         raise GrammarLensError(f"There is no classification {classification_id}.", "List them with 'classifications'.")
-    code = label = None
-    target = feature_id or c.feature_id
     if action == "override":
         if value is None:
             raise GrammarLensError("An override needs a value.", "Give one of the feature's values.")
-        spec = as_spec(c.feature_id)
-        if spec.is_multilabel:
-            spec = next((s for s in spec.subfeatures if s.id == target), None)
-            if spec is None:
-                raise GrammarLensError(f"{target} is not part of {c.feature_id}.",
-                                       "Name one of its sub-features with feature_id.")
-        if value == NOT_ENOUGH_INFORMATION:
-            label = value
-        else:
-            match = next(((cd, lb) for cd, lb in spec.values if value in (cd, lb)), None)
-            if match is None:
-                raise GrammarLensError(f"{value!r} is not a value of {spec.id}.",
-                                       f"Choose one of: {', '.join(spec.options())}.")
-            code, label = match
-    elif action == "note" and not (note or "").strip():
-        raise GrammarLensError("A note needs some text.", "")
-    created = now_iso()
-    with project.transaction():
-        cur = project.conn.execute(
-            "INSERT INTO reviews (classification_id, created_at, reviewer, action, feature_id, code, label, note) "
-            "VALUES (?,?,?,?,?,?,?,?)",
-            (classification_id, created, reviewer, action, target, code, label, note),
-        )
-    return Review(int(cur.lastrowid), classification_id, created, reviewer, action, target, code, label, note)
+        rows = [coding.override(project, classification_id, value, feature_id=feature_id, note=note, reviewer=reviewer)]
+    elif action == "accept":
+        rows = coding.accept(project, classification_id, feature_id=feature_id, note=note, reviewer=reviewer)
+    else:
+        rows = coding.add_note(project, feature_id or c.feature_id, note or "", reviewer=reviewer,
+                               classification_id=classification_id)
+    return _review_of(rows, classification_id, action, feature_id or c.feature_id)
+
+
+def _review_of(rows: list, classification_id: int, action: str, target: str) -> Review:
+    first = rows[0]
+    unknown = first.code == "?"
+    code = None if action == "note" or unknown else first.code
+    label = None if action == "note" else (NOT_ENOUGH_INFORMATION_LABEL if unknown else first.label)
+    return Review(first.batch or first.id, classification_id, first.created_at, first.reviewer, action,
+                  first.feature_id if len(rows) == 1 else target, code, label, first.note if first.note else None)
+
+
+NOT_ENOUGH_INFORMATION_LABEL = "Not enough information"
+_ACTION_OF = {"accept": "accept", "override": "override", "unknown": "override", "note": "note", "code": "override"}
 
 
 def list_reviews(project: ProjectDatabase, classification_id: int) -> list[Review]:
-    rows = project.conn.execute(
-        "SELECT id, classification_id, created_at, reviewer, action, feature_id, code, label, note FROM reviews "
-        "WHERE classification_id = ? ORDER BY id", (classification_id,)).fetchall()
-    return [Review(*r) for r in rows]
+    """The reviews of one model answer, oldest first: its decisions (migration 5) not undone, one per act."""
+    from core.store.decisions import decisions_of_classification
+
+    rows = decisions_of_classification(project, classification_id)
+    undone = {r.undoes for r in rows if r.undoes is not None}  # an undo row keeps the classification it undoes
+    acts: dict[int, list] = {}
+    for r in rows:
+        if r.id in undone or r.action not in _ACTION_OF:
+            continue
+        acts.setdefault(r.batch or r.id, []).append(r)
+    out = []
+    for act in acts.values():
+        action = _ACTION_OF[act[0].action]
+        out.append(_review_of(act, classification_id, action, act[0].parent_id))
+    return out
 
 
 def latest_review(project: ProjectDatabase, classification_id: int, feature_id: str | None = None,

@@ -1,7 +1,9 @@
 """A language's profile: one row per feature value, with its review status and cited pages.
 
-The profile is computed, never stored: the latest classification of each feature plus the latest
-review of it (an override wins over the model, an accept confirms it).  The paper's polar-question
+The profile is computed, never stored: the latest classification of each feature plus the coder's
+current decision about it (:mod:`core.coding`: a value coded by hand, accepted, overridden or "?",
+with its note and pinned pages, which replace the model's cited pages).  Features coded by hand
+without any model answer have rows too.  The paper's polar-question
 complex (116A*) yields one row per Grambank sub-feature (GB257...), because that is how the
 databases code it.  Features that only have stored retrieval evidence (``--no-llm`` runs) appear as
 "evidence only" with the pages of their best paragraphs.
@@ -11,8 +13,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from core.llm import NOT_ENOUGH_INFORMATION, list_classifications, list_reviews
-from core.llm.records import Classification, Review
+from core.coding.records import Decision
+from core.llm import NOT_ENOUGH_INFORMATION, list_classifications
+from core.llm.records import Classification
+from core.store.decisions import current_decisions
 from core.store.database import ProjectDatabase
 from core.store.repository import get_paragraphs
 from core.store.retrieval_runs import get_run, latest_run_ids, run_hits
@@ -23,7 +27,10 @@ OVERRIDDEN = "overridden"
 NOT_ENOUGH = "not enough information"
 NO_VALUE = "no value"  # the model's answer could not be read
 EVIDENCE_ONLY = "evidence only"  # retrieval-only run, no model asked
-STATUSES = (PREDICTED, ACCEPTED, OVERRIDDEN, NOT_ENOUGH, NO_VALUE, EVIDENCE_ONLY)
+CODED = "coded"  # a value set by hand without a model answer
+UNKNOWN = "unknown"  # the coder's "?" (exported as Grambank writes it)
+NOTED = "note"  # only notes or pins so far, no value and no model answer
+STATUSES = (PREDICTED, ACCEPTED, OVERRIDDEN, CODED, UNKNOWN, NOT_ENOUGH, NO_VALUE, EVIDENCE_ONLY, NOTED)
 EVIDENCE_ONLY_PAGES = 3  # pages shown for an evidence-only row: those of its best paragraphs
 
 
@@ -49,11 +56,19 @@ class ProfileEntry:
     created_at: str = ""
     note: str = ""
     reasoning: str = ""
+    reviewer: str = ""  # who made the current decision
+    decided_at: str = ""
+    pinned: bool = False  # pages/paragraph_ids are the coder's pins, not the model's citations
 
     @property
     def has_value(self) -> bool:
-        """True when there is a coded value to export (not NEI, not unreadable, not evidence only)."""
-        return self.code is not None and self.status not in (NOT_ENOUGH, NO_VALUE, EVIDENCE_ONLY)
+        """True when there is a coded value to export (not "?", NEI, unreadable or evidence only)."""
+        return self.code is not None and self.status not in (NOT_ENOUGH, NO_VALUE, EVIDENCE_ONLY, UNKNOWN, NOTED)
+
+    @property
+    def is_unknown(self) -> bool:
+        """The coder decided "?": the grammar does not say enough."""
+        return self.status == UNKNOWN
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -69,13 +84,24 @@ def build_profile(project: ProjectDatabase, feature_ids: list[str] | None = None
     for c in list_classifications(project):  # newest first
         if c.feature_id not in latest and (wanted is None or c.feature_id in wanted):
             latest[c.feature_id] = c
+    decisions = current_decisions(project)
     entries: list[ProfileEntry] = []
     for c in latest.values():
-        entries.extend(_entries_of(project, c, catalog))
+        entries.extend(_entries_of(project, c, catalog, decisions))
     for feature_id, run_id in latest_run_ids(project).items():
         if feature_id in latest or (wanted is not None and feature_id not in wanted):
             continue
-        entries.append(_evidence_only(project, feature_id, run_id, catalog))
+        entries.append(_with_decision(_evidence_only(project, feature_id, run_id, catalog),
+                                      decisions.get(feature_id)))
+    seen = {e.feature_id for e in entries}
+    parts = _parts_of(wanted, catalog)
+    for feature_id, d in decisions.items():
+        if feature_id in seen or (wanted is not None and feature_id not in wanted and feature_id not in parts):
+            continue
+        feature = catalog.get(feature_id) if feature_id in catalog else None
+        entries.append(_with_decision(ProfileEntry(
+            feature_id=feature_id, parent_id=d.parent_id, name=feature.name if feature else feature_id,
+            dataset=feature.dataset if feature else "", status=NOTED, code=None, label=None), d))
     entries.sort(key=lambda e: sort_key(e.feature_id))
     return entries
 
@@ -90,8 +116,8 @@ def sort_key(feature_id: str) -> tuple:
     return (1 if m.group(1) else 0, int(m.group(2)), m.group(3))
 
 
-def _entries_of(project: ProjectDatabase, c: Classification, catalog) -> list[ProfileEntry]:
-    reviews = list_reviews(project, c.id) if c.id is not None else []
+def _entries_of(project: ProjectDatabase, c: Classification, catalog,
+                decisions: dict[str, Decision]) -> list[ProfileEntry]:
     cited = [e for e in c.evidence if e.cited]
     pages = list(dict.fromkeys(e.page_label for e in cited if e.page_label))
     paragraphs = [e.paragraph_id for e in cited if e.paragraph_id is not None]
@@ -102,35 +128,46 @@ def _entries_of(project: ProjectDatabase, c: Classification, catalog) -> list[Pr
     for v in values:
         fid = v.feature_id if v is not None else c.feature_id
         feature = catalog.get(fid) if fid in catalog else None
-        decision = _decision(reviews, fid, c.feature_id)
-        notes = [r.note for r in reviews if r.note and r.feature_id in (fid, c.feature_id)]
         code, label = (v.code, v.label) if v is not None else (None, None)
         status = PREDICTED if v is not None else NO_VALUE
-        if decision is not None and decision.action == "override":
-            code, label, status = decision.code, decision.label, OVERRIDDEN
-        elif decision is not None and decision.action == "accept" and v is not None:
-            status = ACCEPTED
         if label == NOT_ENOUGH_INFORMATION:
             code, status = None, NOT_ENOUGH
         elif feature is not None and code is not None:
             label = dict(feature.values).get(code, label)  # one wording per code: the catalog's
-        out.append(ProfileEntry(
+        entry = ProfileEntry(
             feature_id=fid, parent_id=c.feature_id,
             name=feature.name if feature else (c.feature_name or fid),
             dataset=feature.dataset if feature else "", status=status, code=code, label=label,
             predicted_code=v.code if v is not None else None, predicted_label=v.label if v is not None else None,
-            reviewed=decision is not None, pages=pages, paragraph_ids=paragraphs, classification_id=c.id,
-            retrieval_run_id=c.retrieval_run_id, model=c.model, created_at=c.created_at,
-            note=notes[-1] if notes else "", reasoning=c.reasoning,
-        ))
+            pages=list(pages), paragraph_ids=list(paragraphs), classification_id=c.id,
+            retrieval_run_id=c.retrieval_run_id, model=c.model, created_at=c.created_at, reasoning=c.reasoning,
+        )
+        out.append(_with_decision(entry, decisions.get(fid)))
     return out
 
 
-def _decision(reviews: list[Review], feature_id: str, parent_id: str) -> Review | None:
-    """The newest accept/override that applies to this value (an accept of the parent covers all parts)."""
-    relevant = [r for r in reviews if r.action in ("accept", "override")
-                and (r.feature_id == feature_id or (r.action == "accept" and r.feature_id in (parent_id, None)))]
-    return relevant[-1] if relevant else None
+def _with_decision(entry: ProfileEntry, d: Decision | None) -> ProfileEntry:
+    """The entry as the coder's current decision leaves it: its value and status, note and pinned pages."""
+    if d is None:
+        return entry
+    entry.note = d.note or ""
+    if d.pins:
+        entry.pages = list(dict.fromkeys(p.page_label for p in d.pins))
+        entry.paragraph_ids = [p.paragraph_id for p in d.pins if p.paragraph_id is not None]
+        entry.pinned = True
+    if not d.has_value:
+        return entry
+    entry.status = {"coded": CODED, "accepted": ACCEPTED, "overridden": OVERRIDDEN, "unknown": UNKNOWN}[d.status]
+    entry.code, entry.label = d.code, d.label
+    entry.reviewed, entry.reviewer, entry.decided_at = True, d.reviewer, d.created_at
+    return entry
+
+
+def _parts_of(wanted: set[str] | None, catalog) -> set[str]:
+    """Parts of the multi-label features among ``wanted`` (116A* -> GB257...), which decisions are stored under."""
+    if not wanted:
+        return set()
+    return {part for fid in wanted if fid in catalog for part in catalog.get(fid).multi_label}
 
 
 def _evidence_only(project: ProjectDatabase, feature_id: str, run_id: int, catalog) -> ProfileEntry:
