@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from cli.progress_printer import stderr_progress
+from core.retrieval.budget import DEFAULT_BUDGET_TOKENS
 
 
 def register(commands, bench) -> None:
@@ -16,7 +17,7 @@ def register(commands, bench) -> None:
     p.add_argument("--feature", required=True, help="feature id, e.g. 81A, GB107, 49A, 116A*")
     _llm_options(p)
     p.add_argument("--no-reranker", action="store_true", help="rank by BM25 and vocabulary only (no embedding model)")
-    p.add_argument("--budget", type=int, default=None, help="evidence token budget (default 6000)")
+    p.add_argument("--budget", type=int, default=None, help=f"evidence token budget (default {DEFAULT_BUDGET_TOKENS})")
     p.add_argument("--no-cache", action="store_true", help="ask again even if this exact prompt was answered")
     p.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
     p.set_defaults(handler=_classify)
@@ -29,7 +30,8 @@ def register(commands, bench) -> None:
     b.add_argument("--feature", required=True, help="81A, GB107, 49A or 116A*")
     b.add_argument("--ranking", choices=["paper", "ours"], default="paper",
                    help="paper: the paper's 50 chunks in its order; ours: GrammarLens re-ranks them within the budget")
-    b.add_argument("--budget", type=int, default=6000, help="evidence token budget for --ranking ours (default 6000)")
+    b.add_argument("--budget", type=int, default=DEFAULT_BUDGET_TOKENS,
+                   help=f"evidence token budget for --ranking ours (default {DEFAULT_BUDGET_TOKENS})")
     b.add_argument("--limit", type=int, default=None, help="only the first N grammars")
     _llm_options(b)
     b.add_argument("--json", action="store_true")

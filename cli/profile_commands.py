@@ -9,6 +9,7 @@ from pathlib import Path
 
 from cli.progress_printer import stderr_progress
 from core.errors import GrammarLensError
+from core.retrieval.budget import DEFAULT_BUDGET_TOKENS
 
 DEFAULT_MAX_COST_USD = 5.0
 
@@ -26,7 +27,7 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.add_argument("--timeout", type=float, default=None, help="seconds per request")
     p.add_argument("--no-llm", action="store_true", help="retrieval only: store each feature's evidence, ask no model")
     p.add_argument("--no-reranker", action="store_true", help="rank by BM25 and vocabulary only (no embedding model)")
-    p.add_argument("--budget", type=int, default=None, help="evidence token budget per feature (default 6000)")
+    p.add_argument("--budget", type=int, default=None, help=f"evidence token budget per feature (default {DEFAULT_BUDGET_TOKENS})")
     p.add_argument("--estimate", action="store_true", help="print the token and cost estimate, run nothing")
     p.add_argument("--max-cost", type=float, default=DEFAULT_MAX_COST_USD,
                    help=f"refuse to start above this estimated cost in USD unless --yes (default {DEFAULT_MAX_COST_USD})")

@@ -11,6 +11,7 @@ from cli.progress_printer import stderr_progress
 from core.catalog import load_catalog
 from core.errors import GrammarLensError
 from core.retrieval import RetrievalSettings, pack_budget, retrieve, store_retrieval_run
+from core.retrieval.budget import DEFAULT_BUDGET_TOKENS
 from core.retrieval.settings import DEFAULT_RERANKER
 from core.store import open_project
 
@@ -28,7 +29,7 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.add_argument("--instruction", default="none", help="none, default, specific, or a literal instruction")
     p.add_argument("--device", default="auto", help="auto (CUDA, MPS, CPU), cpu, cuda, mps")
     p.add_argument("--budget", type=int, default=0, metavar="TOKENS",
-                   help="only the hits that fit this evidence budget (e.g. 6000)")
+                   help=f"only the hits that fit this evidence budget (e.g. {DEFAULT_BUDGET_TOKENS})")
     p.add_argument("--no-save", action="store_true", help="do not store the run in the project")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=_retrieve)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.llm.evidence import evidence_hits
 from core.store import ProjectDatabase
-from core.store import repository
 
 
 @dataclass(frozen=True)
@@ -21,16 +21,6 @@ class ClassificationView:
     meta: str
     cited_ids: tuple[int, ...]
     evidence_hits: list[Any] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class EvidenceHit:
-    """A stored evidence paragraph shaped like a retrieval hit, so the evidence model shows both alike."""
-
-    rank: int
-    score: float
-    paragraph: Any
-    signals: dict = field(default_factory=dict)
 
 
 def latest_classification(project: ProjectDatabase, feature_id: str) -> Any | None:
@@ -98,14 +88,6 @@ def describe(result: Any, project: ProjectDatabase | None = None) -> Classificat
         hits = evidence_hits(project, evidence)
     reasoning = getattr(result, "reasoning", "") or ""
     return ClassificationView(value, reasoning, " · ".join(p for p in parts if p), cited, hits)
-
-
-def evidence_hits(project: ProjectDatabase, evidence: list[Any]) -> list[EvidenceHit]:
-    """The paragraphs that were in the prompt, in rank order, as hits for the evidence list."""
-    ids = [e.paragraph_id for e in evidence if e.paragraph_id is not None]
-    by_id = {p.id: p for p in repository.get_paragraphs(project, ids)}
-    ordered = sorted((e for e in evidence if e.paragraph_id in by_id), key=lambda e: e.rank)
-    return [EvidenceHit(e.rank, float(e.score or 0.0), by_id[e.paragraph_id]) for e in ordered]
 
 
 def review_lines(project: ProjectDatabase, classification: Any) -> list[str]:

@@ -158,12 +158,12 @@ def test_evidence_model_passes_qt_model_checks_and_marks_cited_rows(qtmodelteste
 
     from core.store import open_project, repository
     from gui.evidence_model import EvidenceModel
-    from gui.review import EvidenceHit
+    from core.retrieval import Hit
 
     with open_project(demo_project) as project:
         paragraphs = repository.list_paragraphs(project)[:5]
     model = EvidenceModel()
-    model.set_hits([EvidenceHit(i + 1, 1.0 / (i + 1), p) for i, p in enumerate(paragraphs)], {paragraphs[1].id})
+    model.set_hits([Hit(i + 1, 1.0 / (i + 1), p) for i, p in enumerate(paragraphs)], {paragraphs[1].id})
     qtmodeltester.check(model)
     assert model.rowCount() == 5 and model.columnCount() == 5
     assert model.data(model.index(1, 0)) == "2 ✓"

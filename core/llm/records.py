@@ -1,8 +1,19 @@
-"""Plain records of the classification area: what was asked, answered, cited and reviewed."""
+"""Plain records of the classification area: what was asked, answered, cited and reviewed.
+
+Evidence has two shapes, one per side of the prompt (see README, "One shape per concept"):
+
+* :class:`core.retrieval.Hit` -- a ranked paragraph (rank, score, the :class:`~core.models.Paragraph`,
+  the signals behind the score).  Retrieval returns hits, stored runs load as hits, and the GUI's
+  evidence list shows hits, also for the evidence of a stored classification
+  (:func:`core.llm.evidence.evidence_hits`).
+* :class:`Evidence` -- a hit numbered in a prompt (``Evidence.from_hit``); after the answer it says
+  whether the model cited it, and it is stored with the classification exactly so.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -15,15 +26,27 @@ class ValueRecord:
 
 
 @dataclass(frozen=True)
-class EvidenceRecord:
-    """A paragraph that was in the prompt: its rank from retrieval, number in the prompt, citation."""
+class Evidence:
+    """A grammar paragraph offered to the model, and, once answered, whether the model cited it.
 
-    paragraph_id: int | None
+    ``number`` is its 1-based number in the prompt, ``rank`` its rank in retrieval.  Read back from
+    a project, ``text`` is the paragraph's current text ("" if the paragraph is gone).
+    """
+
+    number: int
     rank: int
-    prompt_number: int
-    page_label: str
-    score: float | None
-    cited: bool
+    text: str
+    page_label: str = ""
+    paragraph_id: int | None = None
+    score: float | None = None
+    cited: bool = False
+
+    @classmethod
+    def from_hit(cls, hit: Any, number: int) -> "Evidence":
+        """Number a retrieval :class:`~core.retrieval.Hit` for the prompt."""
+        p = hit.paragraph
+        return cls(number=number, rank=int(hit.rank), text=p.text, page_label=p.page_label, paragraph_id=p.id,
+                   score=float(hit.score))
 
 
 @dataclass(frozen=True)
@@ -53,7 +76,7 @@ class Classification:
     status: str  # ok | no_value | incomplete
     problem: str | None
     flags: list[Flag]
-    evidence: list[EvidenceRecord]
+    evidence: list[Evidence]
     prompt_hash: str
     prompt_tokens: int
     completion_tokens: int
@@ -71,7 +94,7 @@ class Classification:
         return self.prompt_tokens + self.completion_tokens
 
     @property
-    def cited(self) -> list[EvidenceRecord]:
+    def cited(self) -> list[Evidence]:
         return [e for e in self.evidence if e.cited]
 
     def to_json(self) -> dict:
@@ -82,7 +105,7 @@ class Classification:
             "values": [{"feature_id": v.feature_id, "code": v.code, "label": v.label} for v in self.values],
             "reasoning": self.reasoning,
             "evidence": [{"paragraph_id": e.paragraph_id, "page_label": e.page_label, "rank": e.rank,
-                          "number": e.prompt_number, "cited": e.cited} for e in self.evidence],
+                          "number": e.number, "cited": e.cited} for e in self.evidence],
             "model": self.model,
             "tokens": {"prompt": self.prompt_tokens, "completion": self.completion_tokens, "total": self.tokens,
                        "evidence": self.evidence_tokens},

@@ -1,20 +1,12 @@
-"""Token estimates for budgeting prompts without a tokenizer for every possible model.
+"""Token estimates for budgeting prompts, without a tokenizer for every possible model.
 
-Uses the retrieval area's estimator when it is present so both areas agree on budgets;
-otherwise about four characters per token, which is close for English prose with GPT tokenizers
-and errs on the long side for glossed examples.
+The LLM area counts tokens exactly as retrieval packs the evidence budget (about four characters
+per token, :func:`core.retrieval.budget.estimate_tokens`), so a packed budget never surprises
+the prompt builder.
 """
 
 from __future__ import annotations
 
-import math
+from core.retrieval.budget import estimate_tokens
 
-
-def estimate_tokens(text: str) -> int:
-    try:
-        from core.retrieval.budget import estimate_tokens as shared
-    except ImportError:
-        shared = None
-    if shared is not None:
-        return int(shared(text))
-    return int(math.ceil(len(text) / 4))
+__all__ = ["estimate_tokens"]

@@ -3,6 +3,9 @@
 Tokens are estimated as ``ceil(characters / 4)``, the usual rule of thumb for English prose with
 BPE tokenizers; grammars' object-language examples tokenize worse, which the 6,000-token default
 leaves room for.  No tokenizer dependency is needed.
+
+:data:`DEFAULT_BUDGET_TOKENS` is the one definition of the default evidence budget: the retrieval
+settings, the CLI, the benchmarks and the GUI's settings all import it.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import math
 from typing import Sequence, TypeVar
 
 CHARS_PER_TOKEN = 4
-DEFAULT_BUDGET_TOKENS = 6000
+DEFAULT_BUDGET_TOKENS = 6000  # the paper sent ~40,000 tokens of chunks; a tight budget is cheaper and sharper
 
 T = TypeVar("T")
 

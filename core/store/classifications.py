@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
-from core.llm.records import Classification, EvidenceRecord, Flag, ValueRecord
+from core.llm.records import Classification, Evidence, Flag, ValueRecord
 from core.store.database import ProjectDatabase
 
 _COLUMNS = ("id, created_at, feature_id, feature_name, config, language, model, base_url, reasoning, raw_answer, "
@@ -43,7 +43,7 @@ def save_classification(project: ProjectDatabase, c: Classification, llm_setting
         project.conn.executemany(
             "INSERT INTO classification_evidence (classification_id, paragraph_id, rank, prompt_number, score, "
             "page_label, cited) VALUES (?,?,?,?,?,?,?)",
-            [(cid, e.paragraph_id, e.rank, e.prompt_number, e.score, e.page_label, int(e.cited)) for e in c.evidence],
+            [(cid, e.paragraph_id, e.rank, e.number, e.score, e.page_label, int(e.cited)) for e in c.evidence],
         )
     c.id = cid
     return c
@@ -83,9 +83,11 @@ def _from_row(project: ProjectDatabase, r: Sequence) -> Classification:
     cid = r[0]
     values = [ValueRecord(v[0], v[1], v[2]) for v in project.conn.execute(
         "SELECT feature_id, code, label FROM classification_values WHERE classification_id = ? ORDER BY rowid", (cid,))]
-    evidence = [EvidenceRecord(e[0], e[1], e[2], e[3] or "", e[4], bool(e[5])) for e in project.conn.execute(
-        "SELECT paragraph_id, rank, prompt_number, page_label, score, cited FROM classification_evidence "
-        "WHERE classification_id = ? ORDER BY prompt_number", (cid,))]
+    evidence = [Evidence(number=e[0], rank=e[1], text=e[2] or "", page_label=e[3] or "", paragraph_id=e[4],
+                         score=e[5], cited=bool(e[6])) for e in project.conn.execute(
+        "SELECT e.prompt_number, e.rank, p.text, e.page_label, e.paragraph_id, e.score, e.cited "
+        "FROM classification_evidence e LEFT JOIN paragraphs p ON p.id = e.paragraph_id "
+        "WHERE e.classification_id = ? ORDER BY e.prompt_number", (cid,))]
     return Classification(
         id=cid, created_at=r[1], feature_id=r[2], feature_name=r[3] or "", config=r[4], language=r[5] or "",
         model=r[6], base_url=r[7] or "", values=values, reasoning=r[8] or "", raw_answer=r[9] or "", status=r[10],
