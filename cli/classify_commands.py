@@ -121,10 +121,10 @@ def _print_result(result) -> None:
 
 
 def _bench_rag(args: argparse.Namespace) -> int:
-    from core.llm import LlmClient, as_spec
+    from core.llm import LlmClient, feature_of
     from core.llm.bench_rag import default_data_dir, print_report, run_bench
 
-    spec = as_spec(args.feature)
+    spec = feature_of(args.feature)
     client = LlmClient(_settings(args))
     report = run_bench(args.data or default_data_dir(), spec, client, config=args.config, ranking=args.ranking,
                        budget_tokens=args.budget, limit=args.limit, progress=stderr_progress("bench rag"))

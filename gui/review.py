@@ -51,7 +51,7 @@ def value_text(result: Any) -> str:
         from core.catalog import load_catalog
 
         catalog = load_catalog()
-        names = dict(catalog.get(parent_id).values) if parent_id in catalog else {}
+        names = dict(catalog.get(parent_id).parts) if parent_id in catalog else {}
         present = [names.get(v.feature_id, v.feature_id) for v in values if v.code == "1"]
         if present:
             return " + ".join(present)
@@ -127,16 +127,12 @@ def value_options(feature: Any) -> list[str]:
     For a multi-label feature (the seven polar-question strategies) each sub-feature can be set
     on its own: "GB257 Interrogative intonation only: present".
     """
-    try:
-        from core.llm import as_spec
+    from core.llm import NOT_ENOUGH_INFORMATION, feature_of
 
-        spec = as_spec(feature)
-        if spec.is_multilabel:
-            return [f"{sub.id} {sub.sub_label}: {_PRESENCE.get(code, label)}"
-                    for sub in spec.subfeatures for code, label in sub.values]
-        return spec.options()
-    except Exception:  # noqa: BLE001 - a feature the classifier cannot adapt still shows its own labels
-        return [label for _code, label in getattr(feature, "values", ())]
+    spec = feature_of(feature)  # the catalog's Feature: the labels a value is stored and exported with
+    if spec.is_multilabel:
+        return [f"{sub.id} {spec.part_label(sub.id)}: {label}" for sub in spec.sub_features for _code, label in sub.values]
+    return spec.labels() + [NOT_ENOUGH_INFORMATION]
 
 
 def parse_option(option: str) -> tuple[str | None, str]:

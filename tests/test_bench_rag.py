@@ -12,10 +12,12 @@ import re
 
 import pytest
 
-from core.llm import LlmClient, as_spec
+from core.catalog import load_catalog
+from core.llm import LlmClient, feature_of as as_spec
 from core.llm.bench_rag import load_items, parse_pages, run_bench
 from core.llm.metrics import scores
-from core.llm.paper_features import POLAR_STRATEGIES
+
+POLAR_STRATEGIES = load_catalog().get("116A*").parts
 
 
 def _language_of(request: dict) -> str:

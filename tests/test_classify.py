@@ -63,15 +63,16 @@ def test_polar_questions_store_seven_values(llm_project, llm_server, llm_setting
         result = classify(llm_project.project, "116A*", config="rag-guidelines", llm_settings=llm_settings,
                           evidence=evidence(llm_project, "polar", "filler2"))
         assert result.status == "ok", result.problem
-        assert {v.feature_id: v.label for v in result.values} == {
+        assert {v.feature_id: v.code for v in result.values} == {
             "GB257": "0", "GB260": "0", "GB262": "0", "GB263": "1", "GB264": "0", "GB286": "0", "GB291": "0"}
+        assert {v.label for v in result.values} == {"absent", "present"}  # Grambank's labels, as the catalog's
         assert len(stored_value_labels(llm_project.project, result.id)) == 7
 
 
 def test_baseline_sends_no_paragraphs(llm_project, llm_server, llm_settings) -> None:
     llm_server.add_rule("Testish", "1")
     result = classify(llm_project.project, "GB107", config="baseline", llm_settings=llm_settings)
-    assert result.evidence == [] and [v.label for v in result.values] == ["1"]
+    assert result.evidence == [] and [(v.code, v.label) for v in result.values] == [("1", "present")]
     assert "<paragraph" not in llm_server.chat_requests[-1]["messages"][1]["content"]
 
 

@@ -205,11 +205,11 @@ def test_value_text_names_the_polar_question_strategies_found() -> None:
     from gui.review import value_text
 
     polar = SimpleNamespace(feature_id="116A*", values=[
-        ValueRecord("GB257", "1", "1"), ValueRecord("GB260", "0", "0"), ValueRecord("GB262", "0", "0"),
-        ValueRecord("GB263", "1", "1"), ValueRecord("GB264", "0", "0"), ValueRecord("GB286", "0", "0"),
-        ValueRecord("GB291", "0", "0"),
+        ValueRecord("GB257", "1", "present"), ValueRecord("GB260", "0", "absent"), ValueRecord("GB262", "0", "absent"),
+        ValueRecord("GB263", "1", "present"), ValueRecord("GB264", "0", "absent"), ValueRecord("GB286", "0", "absent"),
+        ValueRecord("GB291", "0", "absent"),
     ])
-    assert value_text(polar) == "intonation only + clause-final question particle"
+    assert value_text(polar) == "Interrogative intonation only + Clause-final question particle"
     none = SimpleNamespace(feature_id="116A*", values=[ValueRecord(f, "0", "0") for f in
                                                         ("GB257", "GB260", "GB262", "GB263", "GB264", "GB286", "GB291")])
     assert value_text(none) == "none of these strategies"

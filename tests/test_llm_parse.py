@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from core.catalog import load_catalog
 from core.llm.features import NOT_ENOUGH_INFORMATION
-from core.llm.paper_features import GB107, POLAR_QUESTIONS, WALS_49A, WALS_81A
 from core.llm.parse import parse_answer
+
+_CATALOG = load_catalog()
+WALS_81A, GB107, WALS_49A, POLAR_QUESTIONS = (_CATALOG.get(f) for f in ("81A", "GB107", "49A", "116A*"))
 from core.llm.prompts import Evidence, build_prompt
 
 
@@ -51,9 +54,20 @@ def test_answer_without_conclusion_and_empty_answer() -> None:
 
 @pytest.mark.parametrize("answer, expected", [
     ("Conclusion: 1", "1"), ("Conclusion: **0**", "0"), ("Conclusion: Yes", "1"), ("conclusion: absent", "0"),
+    ("Conclusion: present", "1"),
 ])
 def test_binary_answers(answer: str, expected: str) -> None:
-    assert [v.label for v in parse_answer(answer, GB107).values] == [expected]
+    """GB107 is asked with the paper's options "1, 0"; its values are stored as Grambank's codes and labels."""
+    values = parse_answer(answer, GB107).values
+    assert [(v.code, v.label) for v in values] == [(expected, {"1": "present", "0": "absent"}[expected])]
+
+
+def test_any_grambank_binary_feature_reads_labels_codes_and_yes_no() -> None:
+    gb020 = _CATALOG.get("GB020")
+    for answer, code in (("Conclusion: present", "1"), ("Conclusion: No", "0"), ('{"value": "absent"}', "0"),
+                         ("Conclusion: 1", "1")):
+        assert [v.code for v in parse_answer(answer, gb020).values] == [code], answer
+    assert parse_answer("Conclusion: maybe", gb020).values == []
 
 
 @pytest.mark.parametrize("answer, expected", [
@@ -70,13 +84,14 @@ def test_polar_questions_yield_seven_values() -> None:
             "particle: 0, Interrogative verb morphology: 0, Tone: 0")
     parsed = parse_answer(text, POLAR_QUESTIONS)
     assert parsed.problem is None
-    assert {v.feature_id: v.label for v in parsed.values} == {
+    assert {v.feature_id: v.code for v in parsed.values} == {
         "GB257": "1", "GB260": "0", "GB262": "0", "GB263": "1", "GB264": "0", "GB286": "0", "GB291": "0"}
-    assert parsed.values[0].code == "1"
+    assert (parsed.values[0].code, parsed.values[0].label) == ("1", "present")
+    assert parsed.values[1].label == "absent"
     names = parse_answer("Conclusion: Clause-final question particle, Tone", POLAR_QUESTIONS)
-    assert [v.feature_id for v in names.values if v.label == "1"] == ["GB263", "GB291"]
+    assert [v.feature_id for v in names.values if v.code == "1"] == ["GB263", "GB291"]
     partial = parse_answer("Conclusion: Tone: 1, Interrogative word order: maybe", POLAR_QUESTIONS)
-    assert "incomplete" in partial.problem and all(v.label in ("0", "1") for v in partial.values)
+    assert "incomplete" in partial.problem and all(v.label in ("absent", "present") for v in partial.values)
 
 
 def test_citations_are_read_and_bounded() -> None:

@@ -20,7 +20,7 @@ _EXPORTS = {
     "classify": "classification",
     "LlmClient": "client", "test_connection": "client",
     "LlmError": "errors",
-    "NOT_ENOUGH_INFORMATION": "features", "FeatureSpec": "features", "as_spec": "features",
+    "NOT_ENOUGH_INFORMATION": "features", "feature_of": "features",
     "CONFIGS": "prompts", "Evidence": "prompts",
     "Classification": "records", "EvidenceRecord": "records", "Flag": "records", "Review": "records",
     "ValueRecord": "records",

@@ -19,7 +19,7 @@ from typing import Protocol
 from core.llm.cache import cache_key
 from core.llm.client import ChatResponse, LlmClient
 from core.llm.errors import LlmError
-from core.llm.features import FeatureSpec
+from core.catalog.model import Feature
 from core.llm.parse import ParsedAnswer, parse_answer
 from core.llm.prompts import Evidence, Prompt, build_prompt
 from core.llm.records import Flag
@@ -62,7 +62,7 @@ def looks_like_instruction(text: str) -> bool:
     return bool(_INJECTION.search(text))
 
 
-def ask(client: LlmClient, spec: FeatureSpec, config: str, language: str, evidence: list[Evidence],
+def ask(client: LlmClient, spec: Feature, config: str, language: str, evidence: list[Evidence],
         cache: Cache | None = None) -> AskOutcome:
     """Ask for the feature's value; raises :class:`LlmError` only when no answer could be had."""
     settings = client.settings
@@ -114,7 +114,7 @@ def _answer_format(client: LlmClient) -> str:
     return "conclusion" if refused else "json_schema"
 
 
-def fit_to_context(spec: FeatureSpec, config: str, language: str, items: list[Evidence], fmt: str,
+def fit_to_context(spec: Feature, config: str, language: str, items: list[Evidence], fmt: str,
                    client: LlmClient) -> tuple[list[Evidence], str]:
     """Drop the lowest-ranked paragraphs until the prompt fits the model's context window."""
     s = client.settings

@@ -26,9 +26,9 @@ from core.errors import GrammarLensError
 from core.llm.ask import ask
 from core.llm.client import LlmClient
 from core.llm.errors import LlmError
-from core.llm.features import NOT_ENOUGH_INFORMATION, PAPER_NOT_MENTIONED, FeatureSpec
+from core.catalog.model import Feature
+from core.llm.features import NOT_ENOUGH_INFORMATION, PAPER_NOT_MENTIONED
 from core.llm.metrics import Scores, scores
-from core.llm.paper_features import BENCH_FOLDERS, POLAR_STRATEGIES
 from core.llm.prompts import Evidence
 from core.llm.tokens import estimate_tokens
 
@@ -40,6 +40,8 @@ _GOLD_COLUMNS = {
     "GB107": "GB107: Can standard negation be marked by an affix, clitic or modification of the verb?",
     "116A*": "WALS 116A: Polar Questions",
 }
+# Folder names of the paper's benchmark (../shared/bench/rag/paragraphs/<folder>).
+BENCH_FOLDERS = {"81A": "WALS_81A", "GB107": "GB_107", "116A*": "WALS_116A", "49A": "WALS_49A"}
 _PAGE_COLUMNS = {"81A": "WALS 81A: Pages", "GB107": "GB107: Pages", "116A*": "WALS 116A: Pages", "49A": "Reference"}
 # Gold strategy names of the CSV that are not among the paper's seven labels.
 _POLAR_GOLD_ALIASES = {"Second position question particle": "Clause-medial question particle"}
@@ -155,7 +157,7 @@ class BenchReport:
         }
 
 
-def load_items(data_dir: Path, spec: FeatureSpec) -> list[Item]:
+def load_items(data_dir: Path, spec: Feature) -> list[Item]:
     """Benchmark grammars with a usable gold value, with their chunks in the paper's order."""
     folder = BENCH_FOLDERS.get(spec.id)
     if folder is None:
@@ -182,7 +184,7 @@ def load_items(data_dir: Path, spec: FeatureSpec) -> list[Item]:
     return items
 
 
-def _gold(spec: FeatureSpec, row: dict) -> dict[str, str] | None:
+def _gold(spec: Feature, row: dict) -> dict[str, str] | None:
     raw = (row.get("Value") if spec.id == "49A" else row.get(_GOLD_COLUMNS[spec.id], "")) or ""
     raw = raw.strip()
     if not raw or raw == "N/A":
@@ -192,10 +194,10 @@ def _gold(spec: FeatureSpec, row: dict) -> dict[str, str] | None:
             named: set[str] = set()
         else:
             named = {_POLAR_GOLD_ALIASES.get(p.strip(), p.strip()) for p in raw.split(",")}
-        return {gb: "1" if label in named else "0" for gb, label in POLAR_STRATEGIES}
+        return {gb: "1" if label in named else "0" for gb, label in spec.parts}
     if raw == PAPER_NOT_MENTIONED:
         return {spec.id: NOT_ENOUGH_INFORMATION}
-    if raw not in spec.labels():
+    if raw not in spec.option_words():  # gold values are worded as the paper's options
         return None
     return {spec.id: raw}
 
@@ -243,7 +245,7 @@ def split_passages(chunk: Chunk, size: int = PASSAGE_CHARS) -> list[Chunk]:
     return result
 
 
-def rank_ours(item: Item, spec: FeatureSpec, budget_tokens: int) -> list[Chunk]:
+def rank_ours(item: Item, spec: Feature, budget_tokens: int) -> list[Chunk]:
     """GrammarLens's ranking of the paper's chunks (cut into passages), packed into the budget."""
     passages = [p for c in item.chunks for p in split_passages(c)]
     texts = [p.text for p in passages]
@@ -257,7 +259,7 @@ def rank_ours(item: Item, spec: FeatureSpec, budget_tokens: int) -> list[Chunk]:
     return chosen
 
 
-def _rank_texts(texts: list[str], spec: FeatureSpec) -> list[tuple[int, float]]:
+def _rank_texts(texts: list[str], spec: Feature) -> list[tuple[int, float]]:
     """The retrieval area's ranker when present, else BM25 over the feature's words."""
     try:
         from core.retrieval import rank_texts  # type: ignore[attr-defined]
@@ -272,12 +274,12 @@ def _rank_texts(texts: list[str], spec: FeatureSpec) -> list[tuple[int, float]]:
     from core.retrieval.tokenize import tokenize
 
     index = BM25Index([tokenize(t) for t in texts])
-    query = tokenize(" ".join([spec.name, spec.definition] + spec.labels()))
+    query = tokenize(" ".join([spec.name, spec.definition] + spec.option_words()))
     scored = index.scores(query)
     return sorted(((i, float(s)) for i, s in enumerate(scored)), key=lambda x: -x[1])
 
 
-def run_bench(data_dir: Path, spec: FeatureSpec, client: LlmClient, *, config: str = "rag", ranking: str = "paper",
+def run_bench(data_dir: Path, spec: Feature, client: LlmClient, *, config: str = "rag", ranking: str = "paper",
               budget_tokens: int = 6_000, limit: int | None = None, progress=None) -> BenchReport:
     """Ask the model about every benchmark grammar and score the answers."""
     items = load_items(data_dir, spec)[:limit] if limit else load_items(data_dir, spec)
@@ -305,8 +307,8 @@ def run_bench(data_dir: Path, spec: FeatureSpec, client: LlmClient, *, config: s
         result.evidence_tokens = outcome.evidence_tokens
         result.prompt_tokens = outcome.response.prompt_tokens or estimate_tokens(outcome.prompt.text())
         result.evidence_pages = {p for c in chosen[: len(sent)] for p in c.pages}
-        for v in outcome.parsed.values:
-            result.predicted[v.feature_id] = v.label
+        for v in outcome.parsed.values:  # scored in the paper's option words, as the gold values are
+            result.predicted[v.feature_id] = (spec.option_of(v.code) if v.code is not None else None) or v.label
         return result
 
     workers = max(1, min(client.settings.max_concurrency, len(items)))
@@ -316,7 +318,7 @@ def run_bench(data_dir: Path, spec: FeatureSpec, client: LlmClient, *, config: s
             results.append(res)
             if progress is not None:
                 progress.step(done, len(items), res.item.key)
-    targets = [gb for gb, _ in POLAR_STRATEGIES] if spec.is_multilabel else [spec.id]
+    targets = [gb for gb, _ in spec.parts] if spec.is_multilabel else [spec.id]
     table: dict[str, Scores] = {}
     for t in targets:
         gold = [r.item.gold[t] for r in results]
@@ -335,7 +337,10 @@ def _binary(label: str | None, multilabel: bool) -> str:
 
 
 def format_report(report: BenchReport) -> str:
-    names = dict(POLAR_STRATEGIES)
+    from core.catalog import load_catalog
+
+    catalog = load_catalog()
+    names = dict(catalog.get(report.feature_id).parts) if report.feature_id in catalog else {}
     row = paper_row(report.config, report.ranking)
     lines = [f"bench rag: feature {report.feature_id}, config {report.config}, ranking {report.ranking}, "
              f"model {report.model}, {len(report.results)} grammars"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from core.llm.ask import ask
 from core.llm.cache import ProjectCache
 from core.llm.client import LlmClient
-from core.llm.features import as_spec
+from core.llm.features import feature_of
 from core.llm.prompts import CONFIGS, Evidence
 from core.llm.records import Classification, EvidenceRecord, ValueRecord
 from core.llm.settings import LlmSettings
@@ -27,7 +27,7 @@ def classify(project: ProjectDatabase, feature: object, *, config: str = "rag",
              client: LlmClient | None = None, language: str | None = None) -> Classification:
     """Classify one feature of the project's grammar and store the result.
 
-    ``feature`` is a catalog Feature, a feature id or a FeatureSpec.  ``evidence`` overrides
+    ``feature`` is a catalog Feature or a feature id.  ``evidence`` overrides
     retrieval (e.g. paragraphs the user picked); ``client`` lets callers share one client (and
     its concurrency bound) across many calls.  Raises :class:`~core.llm.errors.LlmError` when no
     answer could be obtained; nothing is stored then.
@@ -39,7 +39,7 @@ def classify(project: ProjectDatabase, feature: object, *, config: str = "rag",
         raise GrammarLensError(f"Unknown configuration {config!r}.", f"Use one of: {', '.join(CONFIGS)}.")
     progress = progress or null_progress()
     settings = llm_settings or (client.settings if client else LlmSettings())
-    spec = as_spec(feature)
+    spec = feature_of(feature)
     client = client or LlmClient(settings)  # fails fast on a missing key, before retrieval work
     language = language if language is not None else _language_name(project)
     progress.step(0, 3, "retrieving evidence")

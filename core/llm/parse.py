@@ -5,7 +5,9 @@ Answers arrive as JSON (structured output) or as the paper's free text ending in
 fences, ``<think>`` blocks of reasoning models, odd casing, and synonyms such as
 "subject-object-verb".  Whatever the decoration, the result is either a label of the set (or
 "Not enough information") or no value plus a ``problem`` that says why: a label outside the set
-is never returned as a value.
+is never returned as a value.  What counts as an option comes from the catalog's Feature alone:
+its option words, value labels and synonyms all map to codes, and every value read carries the
+catalog's label for its code (GB107 "1" is stored as code 1, "present").
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from core.llm.features import NOT_ENOUGH_INFORMATION, PAPER_NOT_MENTIONED, FeatureSpec
+from core.catalog.model import NOT_ENOUGH_INFORMATION, Feature
+from core.llm.features import PAPER_NOT_MENTIONED
 
 NEI_PHRASES = (
     NOT_ENOUGH_INFORMATION, PAPER_NOT_MENTIONED, "not mentioned", "insufficient information",
@@ -27,12 +30,15 @@ _CONCLUSION = re.compile(r"\bconclusion\b[*_`#\s]*(?:[:：]|[-–—]|\n)", re.I
 _CITED_LINE = re.compile(r"(?im)^[\s*_#>-]*(?:cited\s+|relevant\s+)?paragraphs?(?:\s+(?:used|cited|relied on))?"
                          r"[*_`\s]*[:：][*_`\s]*(.*)$")
 _CITED_INLINE = re.compile(r"(?i)(?:paragraphs?|¶)\s*#?\s*(\d+(?:\s*(?:,|and|&|-|–)\s*#?\d+)*)|\[(\d+)\]")
-_BINARY = {"1": "1", "0": "0", "yes": "1", "no": "0", "present": "1", "absent": "0", "true": "1", "false": "0"}
+_PART_VALUE = r"1|0|yes|no|present|absent|true|false"
 
 
 @dataclass(frozen=True)
 class ParsedValue:
-    """One value read from an answer; ``code`` is None for "Not enough information"."""
+    """One value read from an answer; ``code`` is None for "Not enough information".
+
+    ``label`` is the catalog's label of ``code`` (or "Not enough information").
+    """
 
     feature_id: str
     code: str | None
@@ -68,7 +74,7 @@ def strip_thinking(text: str) -> str:
     return text.strip()
 
 
-def parse_answer(content: str | None, spec: FeatureSpec, evidence_count: int = 0) -> ParsedAnswer:
+def parse_answer(content: str | None, spec: Feature, evidence_count: int = 0) -> ParsedAnswer:
     """Read values, reasoning and cited paragraph numbers from a raw answer."""
     text = strip_thinking(content or "")
     if not text:
@@ -99,7 +105,7 @@ def _json_object(text: str) -> dict | None:
     return None
 
 
-def _from_json(data: dict, spec: FeatureSpec) -> ParsedAnswer:
+def _from_json(data: dict, spec: Feature) -> ParsedAnswer:
     answer = ParsedAnswer(reasoning=str(data.get("reasoning") or "").strip())
     cited = data.get("cited_paragraphs") or data.get("paragraphs") or []
     answer.cited_numbers = [int(n) for n in cited if isinstance(n, (int, float, str)) and str(n).strip().isdigit()] \
@@ -111,7 +117,7 @@ def _from_json(data: dict, spec: FeatureSpec) -> ParsedAnswer:
             return answer
         pairs = {key(k): str(v) for k, v in raw.items()}
         answer.conclusion_text = json.dumps(raw, ensure_ascii=False)
-        _fill_multilabel(answer, spec, lambda sub: pairs.get(key(sub.sub_label or sub.name)))
+        _fill_multilabel(answer, spec, lambda part_id, label: pairs.get(key(label)))
         return answer
     raw_value = str(data.get("value") or "").strip()
     answer.conclusion_text = raw_value
@@ -119,7 +125,7 @@ def _from_json(data: dict, spec: FeatureSpec) -> ParsedAnswer:
     return answer
 
 
-def _from_text(text: str, spec: FeatureSpec) -> ParsedAnswer:
+def _from_text(text: str, spec: Feature) -> ParsedAnswer:
     matches = list(_CONCLUSION.finditer(text))
     if matches:
         last = matches[-1]
@@ -139,7 +145,7 @@ def _from_text(text: str, spec: FeatureSpec) -> ParsedAnswer:
     if spec.is_multilabel:
         pairs = _polar_pairs(conclusion, spec) or _polar_pairs(text, spec)
         if pairs:
-            _fill_multilabel(answer, spec, lambda sub: pairs.get(sub.id))
+            _fill_multilabel(answer, spec, lambda part_id, label: pairs.get(part_id))
         else:
             _polar_names(answer, spec, conclusion)
         return answer
@@ -154,115 +160,124 @@ def _from_text(text: str, spec: FeatureSpec) -> ParsedAnswer:
     return answer
 
 
-def _fill_single(answer: ParsedAnswer, spec: FeatureSpec, raw: str) -> None:
-    label = match_label(raw, spec)
-    if label is None:
+def _fill_single(answer: ParsedAnswer, spec: Feature, raw: str) -> None:
+    code = match_code(raw, spec)
+    if code is None:
         shown = raw if len(raw) <= 80 else raw[:77] + "..."
-        answer.problem = f"The answer {shown!r} is not one of the options ({', '.join(spec.options())})."
-    elif label == NOT_ENOUGH_INFORMATION:
+        answer.problem = f"The answer {shown!r} is not one of the options ({', '.join(spec.prompt_options())})."
+    elif code == NOT_ENOUGH_INFORMATION:
         answer.values = [ParsedValue(spec.id, None, NOT_ENOUGH_INFORMATION)]
     else:
-        answer.values = [ParsedValue(spec.id, spec.code_of(label), label)]
+        answer.values = [ParsedValue(spec.id, code, spec.value_label(code) or code)]
 
 
-def _fill_multilabel(answer: ParsedAnswer, spec: FeatureSpec, lookup) -> None:
+def _fill_multilabel(answer: ParsedAnswer, spec: Feature, lookup) -> None:
     missing, bad = [], []
-    for sub in spec.subfeatures:
-        raw = lookup(sub)
+    for sub, (part_id, name) in zip(spec.sub_features, spec.parts):
+        raw = lookup(part_id, name)
         if raw is None:
-            missing.append(sub.sub_label or sub.name)
+            missing.append(name)
             continue
-        label = match_label(str(raw), sub)
-        if label is None:
-            bad.append(f"{sub.sub_label or sub.name}={raw!r}")
-        elif label == NOT_ENOUGH_INFORMATION:
+        code = match_code(str(raw), sub, spec.option_pairs())
+        if code is None:
+            bad.append(f"{name}={raw!r}")
+        elif code == NOT_ENOUGH_INFORMATION:
             answer.values.append(ParsedValue(sub.id, None, NOT_ENOUGH_INFORMATION))
         else:
-            answer.values.append(ParsedValue(sub.id, sub.code_of(label), label))
+            answer.values.append(ParsedValue(sub.id, code, sub.value_label(code) or code))
     problems = []
     if missing:
         problems.append(f"no value for {', '.join(missing)}")
     if bad:
-        problems.append(f"values outside 1/0 for {', '.join(bad)}")
+        problems.append(f"values outside {'/'.join(spec.option_words())} for {', '.join(bad)}")
     if problems:
         answer.problem = "The answer is incomplete: " + "; ".join(problems) + "."
 
 
-def _polar_pairs(text: str, spec: FeatureSpec) -> dict[str, str]:
-    """'Tone: 1, Interrogative word order: 0' -> {sub id: raw value}."""
+def _polar_pairs(text: str, spec: Feature) -> dict[str, str]:
+    """'Tone: 1, Interrogative word order: 0' -> {sub-feature id: raw value}."""
     found: dict[str, str] = {}
-    for sub in spec.subfeatures:
-        name = re.escape(sub.sub_label or sub.name).replace(r"\-", "[-‐–\\s]?").replace(r"\ ", r"\s+")
+    for part_id, label in spec.parts:
+        name = re.escape(label).replace(r"\-", "[-‐–\\s]?").replace(r"\ ", r"\s+")
         m = None
         for m in re.finditer(rf"(?i){name}[*_`\"'\s]*[:=–—-][*_`\"'\s]*"
-                             rf"(1|0|yes|no|present|absent|true|false|{re.escape(NOT_ENOUGH_INFORMATION)})\b",
-                             text):
+                             rf"({_PART_VALUE}|{re.escape(NOT_ENOUGH_INFORMATION)})\b", text):
             pass
         if m is not None:
-            found[sub.id] = m.group(1)
+            found[part_id] = m.group(1)
     return found
 
 
-def _polar_names(answer: ParsedAnswer, spec: FeatureSpec, conclusion: str) -> None:
-    """The gold-file style 'Clause-final question particle, Tone': named strategies 1, the rest 0."""
+def _polar_names(answer: ParsedAnswer, spec: Feature, conclusion: str) -> None:
+    """The gold-file style 'Clause-final question particle, Tone': named parts present, the rest absent."""
     k = f" {key(conclusion)} "
     if key(conclusion) in {key(p) for p in NEI_PHRASES}:
-        answer.values = [ParsedValue(s.id, None, NOT_ENOUGH_INFORMATION) for s in spec.subfeatures]
+        answer.values = [ParsedValue(s.id, None, NOT_ENOUGH_INFORMATION) for s in spec.sub_features]
         return
-    named = [s for s in spec.subfeatures if f" {key(s.sub_label or s.name)} " in k]
+    named = {pid for pid, label in spec.parts if f" {key(label)} " in k}
     if not named:
         answer.problem = f"The answer {conclusion[:80]!r} names none of the strategies."
         return
-    answer.values = [ParsedValue(s.id, s.code_of("1" if s in named else "0"), "1" if s in named else "0")
-                     for s in spec.subfeatures]
+    for sub in spec.sub_features:
+        code = "1" if sub.id in named else "0"
+        answer.values.append(ParsedValue(sub.id, code, sub.value_label(code) or code))
 
 
-def match_label(raw: str, spec: FeatureSpec) -> str | None:
-    """The option that ``raw`` means, or None. Returns NOT_ENOUGH_INFORMATION for its synonyms."""
+def match_code(raw: str, spec: Feature, options: tuple[tuple[str, str], ...] | None = None) -> str | None:
+    """The code that ``raw`` names, NOT_ENOUGH_INFORMATION for its synonyms, or None.
+
+    An answer may use the prompt's option word, the catalog label or a synonym of the feature
+    ("subject-object-verb", "yes"); ``options`` overrides the option words (a multi-label
+    feature codes each of its parts with its own words).
+    """
     k = key(raw)
     if not k:
         return None
-    labels = {key(label): label for label in spec.labels()}
+    words: dict[str, str] = {}
+    for code, label in spec.values:
+        words.setdefault(key(label), code)
+    for code, word in (options if options is not None else spec.option_pairs()):
+        words[key(word)] = code
     nei = {key(p) for p in NEI_PHRASES}
-    if k in labels:
-        return labels[k]
+    if k in words:
+        return words[k]
     if k in nei:
         return NOT_ENOUGH_INFORMATION
-    synonyms = {key(s): label for s, label in spec.synonyms.items()}
-    if set(spec.labels()) == {"0", "1"}:
-        synonyms.update(_BINARY)
+    synonyms = {key(s): code for s, code in spec.synonyms.items() if spec.value_label(code) is not None}
     if k in synonyms:
         return synonyms[k]
     by_count = _case_range(k, spec)
     if by_count:
         return by_count
     # A longer phrase naming exactly one option ("SOV (subject-object-verb)", "the order is SVO.").
-    hits: set[str] = set()
+    hits: dict[str, str] = {}  # matched phrase -> code
     padded = f" {k} "
-    for lk, label in list(labels.items()) + list(synonyms.items()):
-        if len(lk) >= 3 and f" {lk} " in padded:
-            hits.add(label)
+    for phrase, code in list(words.items()) + list(synonyms.items()):
+        if len(phrase) >= 3 and f" {phrase} " in padded:
+            hits[phrase] = code
     for phrase in nei:
         if len(phrase) >= 8 and f" {phrase} " in padded:
-            hits.add(NOT_ENOUGH_INFORMATION)
-    hits = {h for h in hits if not any(h != o and key(h) in key(o) for o in hits)}
-    return hits.pop() if len(hits) == 1 else None
+            hits[phrase] = NOT_ENOUGH_INFORMATION
+    # "no dominant order" also contains... nothing shorter should win over a longer phrase naming another code.
+    kept = {p: c for p, c in hits.items() if not any(p != o and p in o and hits[o] != c for o in hits)}
+    codes = set(kept.values())
+    return codes.pop() if len(codes) == 1 else None
 
 
-def _case_range(k: str, spec: FeatureSpec) -> str | None:
-    """'6 cases' or '7' -> '6-7 cases'; '12 cases' -> '10 or more cases' (labels like WALS 49A's)."""
+def _case_range(k: str, spec: Feature) -> str | None:
+    """'6 cases' or '7' -> the code of '6-7 cases'; '12 cases' -> '10 or more cases' (labels like WALS 49A's)."""
     m = re.fullmatch(r"(\d+)(?: cases?)?", k)
     if not m:
         return None
     n = int(m.group(1))
-    for label in spec.labels():
+    for code, label in spec.values:
         lk = key(label)
         r = re.fullmatch(r"(\d+)(?: (\d+))? cases?", lk)
         if r and int(r.group(1)) <= n <= int(r.group(2) or r.group(1)):
-            return label
+            return code
         r = re.fullmatch(r"(\d+) or more cases?", lk)
         if r and n >= int(r.group(1)):
-            return label
+            return code
     return None
 
 

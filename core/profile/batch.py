@@ -155,7 +155,7 @@ def reconcile(project: ProjectDatabase, job_id: int) -> int:
 
 def estimate(project: ProjectDatabase, feature_ids: list[str], settings: BatchSettings) -> Estimate:
     """Tokens and price of asking ``feature_ids``: prompt text + evidence budget in, a typical answer out."""
-    from core.llm import LlmSettings, as_spec
+    from core.llm import LlmSettings, feature_of
     from core.llm.pricing import cost_usd
     from core.llm.prompts import build_prompt
     from core.llm.tokens import estimate_tokens
@@ -171,7 +171,7 @@ def estimate(project: ProjectDatabase, feature_ids: list[str], settings: BatchSe
     room = int(llm.context_window() * 0.95) - llm.max_output_tokens
     prompt_tokens = 0
     for fid in feature_ids:
-        spec = as_spec(fid)
+        spec = feature_of(fid)
         bare = estimate_tokens(build_prompt(spec, settings.config, name, [], "json_schema").text())
         evidence = 0 if settings.config == "baseline" else retrieval.budget_tokens
         prompt_tokens += min(bare + evidence, max(room, bare))
