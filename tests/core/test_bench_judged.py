@@ -1,0 +1,132 @@
+"""The judged retrieval benchmark: its grades file, its metric, and `bench judged` on a small slice.
+
+The slice is one grammar (Iranian Armenian, the shortest of the seven) and two features, so the
+command ingests one book and runs three rankings twice: a few seconds plus loading MiniLM.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cli import main as cli_main
+from core.retrieval.judged import (
+    DEFAULT_DATA, GradeKey, judged_ndcg, load_grades, load_pairs, text_hash,
+)
+from tests.fixtures_shared import GRAMMARS
+
+GRAMMAR = "354_Iranian_Armenian.pdf"
+FEATURES = ("GB117", "GB147")
+PAPER_FEATURES = {"81A", "49A", "GB107", "116A", "116A*", "PQ", "GB257", "GB260", "GB262", "GB263", "GB264",
+                  "GB286", "GB291"}
+
+
+@pytest.fixture(scope="module")
+def projects(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One cache folder for the module: the grammar is ingested once."""
+    return tmp_path_factory.mktemp("judged_projects")
+
+
+def _bench(capsys: pytest.CaptureFixture, *args: str) -> dict:
+    code = cli_main(["bench", "judged", "--json", *args])
+    out = capsys.readouterr().out
+    assert code == 0
+    return json.loads(out)
+
+
+def test_grades_cover_forty_pairs_of_twenty_general_features() -> None:
+    pairs = load_pairs(DEFAULT_DATA)
+    assert len(pairs) >= 40
+    assert len({p.feature for p in pairs}) >= 20
+    assert not {p.feature for p in pairs} & PAPER_FEATURES
+    with open(GRAMMARS / "grammars.csv", newline="", encoding="utf-8") as fh:
+        sha = {r["file"]: r["sha256"] for r in csv.DictReader(fh)}
+    grades = load_grades(DEFAULT_DATA)
+    assert set(grades.exact.values()) <= {0, 1, 2}
+    for pair in pairs:  # every pair was judged: its pool is non-empty
+        assert grades.pool(pair.feature, sha[pair.file]), pair
+    assert sum(g == 2 for g in grades.exact.values()) >= 40
+
+
+def test_text_hash_ignores_whitespace_only() -> None:
+    assert text_hash("The  definite\nsuffix -n") == text_hash(" The definite suffix -n ")
+    assert text_hash("The definite suffix -n") != text_hash("The definite suffix -ə")
+
+
+def test_ndcg_is_one_for_the_ideal_order_of_a_real_pool_and_lower_reversed() -> None:
+    grades = load_grades(DEFAULT_DATA)
+    with open(GRAMMARS / "grammars.csv", newline="", encoding="utf-8") as fh:
+        sha = {r["file"]: r["sha256"] for r in csv.DictReader(fh)}[GRAMMAR]
+    pool = grades.pool("GB147", sha)
+    assert 2 in pool and 0 in pool
+    best = sorted(pool, reverse=True)
+    assert judged_ndcg(best, pool) == pytest.approx(1.0)
+    assert judged_ndcg(best[::-1], pool) < 0.5
+    assert judged_ndcg([0] * 10, pool) == 0.0
+    assert judged_ndcg([0, 0], [0, 0, 0]) is None  # nothing to find: left out of the mean
+    # the ideal is the whole judged pool, not what the ranking found
+    assert judged_ndcg([1], [2, 1]) < 1.0
+
+
+def test_bench_judged_on_one_grammar_and_two_features(projects: Path, capsys: pytest.CaptureFixture) -> None:
+    args = ["--grammar", GRAMMAR, "--projects", str(projects)] + [x for f in FEATURES for x in ("--feature", f)]
+    report = _bench(capsys, *args)
+    assert report["pairs"] == 2 and report["features"] == 2 and report["grammars"] == 1
+    assert report["tuned_on_grades"] is False
+    assert set(report["rankings"]) == {"default", "bm25", "vocabulary"}
+    for ranking in report["rankings"].values():
+        assert 0.0 <= ranking["ndcg@10"] <= 1.0
+        assert 0.0 <= ranking["decisive@5"] <= 1.0
+        assert 0.0 <= ranking["ungraded@10"] <= 1.0
+        assert set(ranking["per_feature"]) == set(FEATURES)
+        for pair in ranking["per_pair"]:
+            assert len(pair["grades"]) == 10
+    # the copula and the passive are stated plainly in this grammar, and the pools were graded from
+    # these rankings: BM25 must find a deciding paragraph for at least one of them
+    assert report["rankings"]["bm25"]["decisive@5"] > 0.0
+    assert report["pool"]["graded"] > 10
+    assert "unjudged" not in report
+
+
+def test_unjudged_lists_every_top_ten_paragraph_blind_when_nothing_is_graded(
+    projects: Path, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    data = tmp_path / "judged"
+    data.mkdir()
+    shutil.copy(DEFAULT_DATA / "pairs.csv", data / "pairs.csv")  # no grades.csv: every paragraph is unjudged
+    sheet = tmp_path / "sheet.csv"
+    report = _bench(capsys, "--data", str(data), "--grammar", GRAMMAR, "--feature", "GB117",
+                    "--projects", str(projects), "--unjudged", "--sheet", str(sheet))
+    for ranking in report["rankings"].values():
+        assert ranking["ungraded@10"] == 1.0
+        assert ranking["ndcg@10"] is None
+        assert ranking["decisive@5"] == 0.0
+    listed = report["unjudged"]
+    tops = {(p["feature"], i) for p in report["rankings"]["default"]["per_pair"] for i in range(10)}
+    assert 10 <= len(listed) <= 30 and len(tops) == 10
+    assert all(set(e) >= {"sha256", "pdf_page", "text_hash", "text"} for e in listed)
+    assert not any("rank" in e or "ranking" in e or "score" in e for e in listed)  # blind
+    with open(sheet, newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == len(listed) and all(r["grade"] == "" for r in rows)
+    # a sheet with grades filled in is a grades file: grading one paragraph 2 makes it count
+    rows[0]["grade"] = "2"
+    for r in rows[1:]:
+        r["grade"] = "0"
+    with open(data / "grades.csv", "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    graded = load_grades(data)
+    key = GradeKey("GB117", rows[0]["sha256"], int(rows[0]["pdf_page"]), rows[0]["text_hash"])
+    assert graded.get(key) == 2
+    again = _bench(capsys, "--data", str(data), "--grammar", GRAMMAR, "--feature", "GB117", "--projects", str(projects))
+    found_by = [n for n, r in again["rankings"].items() if 2 in r["per_pair"][0]["grades"]]
+    assert found_by  # the paragraph graded 2 came from some ranking's top 10
+    for name in found_by:
+        assert again["rankings"][name]["ndcg@10"] > 0.0
+        assert again["rankings"][name]["ungraded@10"] == 0.0
