@@ -15,6 +15,7 @@ import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pymupdf
 from pymupdf.utils import get_label_pno
@@ -58,16 +59,9 @@ class IngestResult:
     language: Language | None
 
 
-def ingest_pdf(
-    project: ProjectDatabase,
-    pdf_path: str | Path,
-    *,
-    language: str | None = None,
-    glottocode: str | None = None,
-    progress: Progress | None = None,
-) -> int:
-    """Ingest ``pdf_path`` and return its document id (see :func:`ingest`)."""
-    return ingest(project, pdf_path, language=language, glottocode=glottocode, progress=progress).document_id
+def ingest_pdf(project: ProjectDatabase, pdf_path: str | Path, **options: Any) -> int:
+    """Ingest ``pdf_path`` and return its document id (``options`` as for :func:`ingest`)."""
+    return ingest(project, pdf_path, **options).document_id
 
 
 def ingest(

@@ -155,6 +155,10 @@ def injection_flags(items: list[Evidence] | tuple[Evidence, ...], cited: list[in
 
 
 def forget_format_refusals() -> None:
-    """Forget which servers refused JSON-schema answers (after the user changes server settings)."""
+    """Forget which servers refused JSON-schema answers.
+
+    The memory is per process and keyed by server and model; the tests' fixture calls this so that
+    one test's refusing server does not decide the answer format of the next test's server.
+    """
     with _FORMAT_LOCK:
         _FORMAT_REFUSED.clear()

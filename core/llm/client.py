@@ -66,10 +66,6 @@ class LlmClient:
         with _SEMAPHORES_LOCK:
             self._slots = _SEMAPHORES.setdefault((settings.public_base_url(), bound), threading.BoundedSemaphore(bound))
 
-    @property
-    def has_real_key(self) -> bool:
-        return self._key != LOCAL_PLACEHOLDER_KEY
-
     def complete(self, messages: list[dict] | tuple[dict, ...], *, response_format: dict | None = None,
                  model: str | None = None) -> ChatResponse:
         """One chat completion, retried on transient failures; raises :class:`LlmError`."""

@@ -101,10 +101,3 @@ def resolve_api_key(settings: LlmSettings) -> str | None:
         if value:
             return value.strip()
     return None
-
-
-def store_api_key_in_keyring(key: str, settings: LlmSettings | None = None) -> None:
-    """Save a key in the OS keyring (used by the GUI's settings dialog)."""
-    import keyring
-
-    keyring.set_password(KEYRING_SERVICE, (settings or LlmSettings()).keyring_user, key)
