@@ -233,11 +233,18 @@ def match_code(raw: str, spec: Feature, options: tuple[tuple[str, str], ...] | N
     k = key(raw)
     if not k:
         return None
+    pairs = list(spec.values) + list(options if options is not None else spec.option_pairs())
+    exact = raw.strip().strip("*_`\"' .").casefold()
+    exact_hits = {code for code, word in pairs if word.casefold() == exact}
+    if len(exact_hits) == 1:  # WALS 143B has both "Neg[V-Neg]" and "[Neg-V-Neg]": punctuation matters there
+        return exact_hits.pop()
     words: dict[str, str] = {}
-    for code, label in spec.values:
-        words.setdefault(key(label), code)
-    for code, word in (options if options is not None else spec.option_pairs()):
-        words[key(word)] = code
+    ambiguous: set[str] = set()
+    for code, word in pairs:
+        if words.setdefault(key(word), code) != code:
+            ambiguous.add(key(word))
+    for phrase in ambiguous:  # only an exact answer can name one of these
+        del words[phrase]
     nei = {key(p) for p in NEI_PHRASES}
     if k in words:
         return words[k]
