@@ -12,6 +12,7 @@ from cli.progress_printer import stderr_progress
 from core.errors import GrammarLensError
 from core.ingest import ingest
 from core.ingest.bench import bench_ingest
+from core.ingest.language import glottocode_for, is_unsure
 from core.models import Language
 from core.store import open_project
 from core.store.repository import get_language, list_documents, list_paragraphs, set_language
@@ -35,6 +36,7 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.add_argument("project", type=Path)
     p.add_argument("--name")
     p.add_argument("--glottocode")
+    p.add_argument("--json", action="store_true", help='print {"name", "glottocode", "source"}')
     p.set_defaults(handler=_language)
 
     p = bench.add_parser("ingest", help="ingest speed against PyMuPDF's bare get_text('dict')")
@@ -59,7 +61,21 @@ def _ingest(args: argparse.Namespace) -> int:
             f"Ingested {args.pdf.name}: {result.pages} pages, {result.paragraphs} paragraphs "
             f"in {time.perf_counter() - started:.1f} s -> {args.project} (document {result.document_id}); language: {lang}"
         )
+        if is_unsure(language) or not language.glottocode:
+            print(_unidentified(args.project, language))
     return 0
+
+
+def _unidentified(project: Path, language: Language | None) -> str:
+    """Tell the user that the language is not (or not surely) identified, and how to set it."""
+    if language is None or not language.name:
+        what = "The language is not identified"
+    elif is_unsure(language):
+        what = f"The language is not surely identified (guessed {language.name!r} from the {language.source.removeprefix('unsure:')})"
+    else:
+        what = f"{language.name} has no Glottocode"
+    return (f"{what}; set it with: python main.py language {project} --name NAME --glottocode CODE "
+            "(Glottocodes: glottolog.org)")
 
 
 def _paragraphs(args: argparse.Namespace) -> int:
@@ -84,9 +100,20 @@ def _language(args: argparse.Namespace) -> int:
             name = args.name or (current.name if current else None)
             if not name:
                 raise GrammarLensError("The project has no language yet.", "Give --name as well.")
-            set_language(project, Language(name, args.glottocode or (current.glottocode if current else None), "user"))
+            if args.glottocode:
+                code = args.glottocode
+            elif args.name and (current is None or args.name != current.name):
+                code = glottocode_for(args.name)  # a new name: its own Glottocode, never the old one's
+            else:
+                code = current.glottocode if current else None
+            set_language(project, Language(name, code, "user"))
         language = get_language(project)
         documents = list_documents(project)
+    if args.json:
+        print(json.dumps({"name": language.name if language else None,
+                          "glottocode": language.glottocode if language else None,
+                          "source": language.source if language else None}, ensure_ascii=False))
+        return 0
     print(f"language: {language.name if language else '-'}; glottocode: {language.glottocode if language else '-'}; "
           f"{len(documents)} document(s)")
     return 0

@@ -124,7 +124,7 @@ def test_language_is_guessed_from_the_title_and_can_be_given(sample_book: Sample
     with open_project(tmp_path / "a.grammarlens", create=True) as project:
         ingest(project, sample_book.path)
         assert get_language(project).name == "Teshi"
-        assert get_language(project).source == "guessed"
+        assert get_language(project).source == "unsure:pdf-metadata"  # an unknown language: the user is asked
     with open_project(tmp_path / "b.grammarlens", create=True) as project:
         ingest(project, sample_book.path, language="Papuan Malay")
         language = get_language(project)

@@ -1,55 +1,272 @@
-"""Guessing which language a grammar describes, from its title (PDF metadata or first pages).
+"""Which language a grammar describes, read from its title: PDF metadata and the title page.
 
-The guess is only a default: the user can give the name and Glottocode at ingest time and edit
-them later.  Glottocodes come from the WALS/Grambank language list in resources/languages.tsv.
+Only the book's *own* title counts.  Front matter also lists other books of a series ("In this
+series: 1. Schrock, Terrill B. The Ik language ... 2. Brindle, Jonathan. A dictionary and grammatical
+outline of Chakali ..."), and references and indexes name many languages; those pages are never read
+for the name, and on a title page only its first lines are.  The name stops where the title's
+wording does (":", "(", a line break, a lower-case word), and a qualifier such as "(Papua New
+Guinea)" is dropped from the name but used to find the right Glottocode ("Ulwa (Papua New Guinea)"
+is yaul1241, plain "Ulwa" ulwa1239).
+
+When the metadata and the title page disagree, or the only reading has no known Glottocode, the guess
+is marked unsure (``source`` starts with "unsure:") so that the CLI and the app ask the user.
+Glottocodes and the searchable language list come from resources/languages.tsv (WALS + Grambank).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import Sequence
 
 from core.models import Language
 from core.resources import resources_dir
 
-_TITLE_PATTERNS = [
-    re.compile(r"\b(?:grammar|grammatical (?:sketch|outline|description)|description|sketch|dictionary)\s+of\s+"
-               r"(?:the\s+)?(?P<name>[A-Z][\w'’\-]*(?:[ -][A-Z(][\w'’\-)]*){0,3})"),
-    re.compile(r"^(?P<name>[A-Z][\w'’\-]*(?: [A-Z][\w'’\-]*){0,2}) (?:grammar|reference grammar)\b"),
-]
+METADATA, TITLE_PAGE, USER = "pdf-metadata", "title-page", "user"
+UNSURE_PREFIX = "unsure:"
+FRONT_PAGES = 8  # pages of front matter searched for the title page
+TITLE_LINES = 4  # lines at the top of a page that can hold its title
 
+_WORD = r"[^\W\d_][\w'’\-]*"
+# "A grammar of X", "A dictionary and grammatical outline of X", "A sketch of X", "A grammar of the X language"
+_OF = re.compile(
+    r"\b(?:grammar|dictionary|outline|sketch|description|study|phonology|morphology|syntax|introduction|"
+    r"handbook|lexicon)\s+of\s+(?:the\s+)?(?P<rest>.+)", re.IGNORECASE | re.DOTALL)
+# "The X language(s)", "X: a grammar", "X grammar", "X reference grammar"
+_LANGUAGE = re.compile(rf"^(?:the\s+)?(?P<name>{_WORD}(?:[ \-]{_WORD}){{0,3}})\s+languages?\b", re.IGNORECASE)
+_COLON = re.compile(rf"^(?P<name>{_WORD}(?:[ \-]{_WORD}){{0,3}})\s*:\s*(?:an?\s+)?(?:\w+\s+){{0,3}}"
+                    r"(?:grammar|description|sketch|dictionary)\b", re.IGNORECASE)
+_NAME_GRAMMAR = re.compile(rf"^(?P<name>{_WORD}(?:[ \-]{_WORD}){{0,3}})\s+(?:reference\s+|descriptive\s+)?grammar\b",
+                           re.IGNORECASE)
+_SERIES_PAGE = re.compile(
+    r"in this series|other books in|also in this series|also available in|published in this series|"
+    r"series editors?\b|chief editor|editorial board|series information|seriesinfo", re.IGNORECASE)
+_NOT_TITLE_PAGE = re.compile(r"^\s*(?:contents|table of contents|references|bibliography|index)\b", re.IGNORECASE)
+_LIST_ENTRY = re.compile(r"\b(?:grammar|dictionary|outline|sketch|description)\s+of\s+|\blanguages?\s*:",
+                         re.IGNORECASE)
+_CITATION_PAGE = re.compile(r"\b(?:19|20)\d\d\.\s")  # "Angela Kluge. 2017. A grammar of ..." (the imprint page)
+_LEAD_WORDS = {"a", "an", "the", "short", "descriptive", "reference", "concise", "grammar", "sketch"}
+_STOP_WORDS = {"and", "with", "by", "in", "of", "from", "for", "as", "language", "languages", "grammar", "dictionary",
+               "a", "an", "the"}
+_MAX_WORDS = 4
+
+
+@dataclass(frozen=True)
+class LanguageGuess:
+    """A reading of the grammar's language and where it came from."""
+
+    name: str | None
+    glottocode: str | None
+    source: str  # pdf-metadata | title-page | pdf-metadata+title-page | "" (nothing found)
+    confident: bool
+    title: str = ""  # the title the name was read from
+
+    def as_language(self) -> Language | None:
+        """The language to store: the source is prefixed with "unsure:" when the guess needs the user's word."""
+        if not self.name:
+            return None
+        return Language(self.name, self.glottocode, self.source if self.confident else UNSURE_PREFIX + self.source)
+
+
+@dataclass(frozen=True)
+class LanguageChoice:
+    """A WALS/Grambank language for the app's language picker."""
+
+    name: str
+    glottocode: str
+
+
+def is_unsure(language: Language | None) -> bool:
+    """True when the project's language is missing or only an unsure guess (the app should ask)."""
+    return language is None or not language.name or language.source.startswith(UNSURE_PREFIX)
+
+
+# -- the name in a title ---------------------------------------------------------------------------
+
+def name_from_title(title: str) -> tuple[str, str] | None:
+    """(name, qualifier) from one title, e.g. "A grammar of Ulwa (Papua New Guinea)" -> ("Ulwa", "Papua New Guinea")."""
+    text = unicodedata.normalize("NFC", title or "").strip()
+    text = re.sub(r"[ \t]+", " ", text)
+    match = _OF.search(text)
+    if match:
+        found = _name_at(match.group("rest"))
+        if found:
+            return found
+    flat = " ".join(text.split())
+    for pattern in (_LANGUAGE, _COLON, _NAME_GRAMMAR):
+        match = pattern.search(flat)
+        if match:
+            words = [w for w in match.group("name").split() if w.casefold() not in _LEAD_WORDS]
+            found = _name_at(" ".join(words))
+            if found:
+                return found
+    return None
+
+
+def _name_at(rest: str) -> tuple[str, str] | None:
+    """The capitalised words at the start of ``rest`` (stopping at a line break or punctuation), and a qualifier."""
+    rest = rest.lstrip()
+    line = rest.split("\n", 1)[0]
+    words: list[str] = []
+    for token in re.split(r"(\s+|[:;,.(\[])", line):
+        if not token or token.isspace():
+            continue
+        if token in ":;,.([" or not (token[0].isupper() or token[0] in "!ǃǂǁǀ'") or token.casefold() in _STOP_WORDS:
+            break
+        words.append(token.strip("'’"))
+        if len(words) == _MAX_WORDS:
+            break
+    if not words:
+        return None
+    name = " ".join(words)
+    after = line[line.find(words[-1]) + len(words[-1]):]
+    qualifier = re.match(r"\s*\(([^)]{2,60})\)", after)
+    return _known_prefix(name), qualifier.group(1).strip() if qualifier else ""
+
+
+def _known_prefix(name: str) -> str:
+    """The longest leading part of ``name`` that is a known language ("Pite Saami Joshua" -> "Pite Saami")."""
+    words = name.split()
+    for n in range(len(words), 0, -1):
+        if glottocode_for(" ".join(words[:n])):
+            return " ".join(words[:n])
+    return name
+
+
+# -- Glottocodes and the language list ------------------------------------------------------------
 
 @lru_cache(maxsize=1)
-def _glottocodes() -> dict[str, str]:
-    table: dict[str, str] = {}
+def _table() -> tuple[tuple[str, str], ...]:
+    rows: list[tuple[str, str]] = []
     path = resources_dir() / "languages.tsv"
     if path.exists():
         for line in path.read_text(encoding="utf-8").splitlines():
-            if line and not line.startswith("#"):
-                name, code = line.split("\t")
-                table.setdefault(name.lower(), code)
-    return table
+            if line and not line.startswith("#") and "\t" in line:
+                name, code = line.split("\t")[:2]
+                rows.append((name.strip(), code.strip()))
+    return tuple(rows)
 
 
-def glottocode_for(name: str) -> str | None:
-    """The Glottocode of a language name, trying 'Armenian (Iranian)'-style variants too."""
-    table = _glottocodes()
-    key = name.lower().strip()
-    if key in table:
-        return table[key]
+def _key(text: str) -> str:
+    """Case- and diacritic-free form for matching ("Wára" == "wara")."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
+
+
+@lru_cache(maxsize=1)
+def _glottocodes() -> tuple[dict[str, str], dict[str, set[str]]]:
+    exact: dict[str, str] = {}
+    parts: dict[str, set[str]] = {}
+    for name, code in _table():
+        exact.setdefault(_key(name), code)
+        pieces = re.split(r"[-/]", name)
+        if len(pieces) > 1:  # "Anta-Komnzo-Wára-Wérè-Kémä": each dialect name finds the language
+            for piece in pieces:
+                parts.setdefault(_key(piece), set()).add(code)
+    return exact, parts
+
+
+def glottocode_for(name: str, qualifier: str = "") -> str | None:
+    """The Glottocode of a language name, using a qualifier ("Ulwa", "Papua New Guinea") and name variants.
+
+    Tries "Name (Qualifier)", the name, "Armenian (Iranian)" for "Iranian Armenian", and one part of a
+    hyphenated WALS/Grambank name ("Komnzo" in "Anta-Komnzo-Wára-Wérè-Kémä") when only one language has it.
+    """
+    exact, parts = _glottocodes()
+    key = _key(name)
+    if not key:
+        return None
+    if qualifier and f"{key} ({_key(qualifier)})" in exact:
+        return exact[f"{key} ({_key(qualifier)})"]
+    if key in exact:
+        return exact[key]
     words = key.split()
-    if len(words) == 2 and f"{words[1]} ({words[0]})" in table:
-        return table[f"{words[1]} ({words[0]})"]
+    if len(words) == 2 and f"{words[1]} ({words[0]})" in exact:
+        return exact[f"{words[1]} ({words[0]})"]
+    codes = parts.get(key, set())
+    return next(iter(codes)) if len(codes) == 1 else None
+
+
+def search_languages(query: str = "", limit: int = 50) -> list[LanguageChoice]:
+    """WALS and Grambank languages matching ``query`` by name or Glottocode, best matches first.
+
+    Case and diacritics are ignored; exact matches come first, then names starting with the query,
+    then names containing it.  An empty query lists the first ``limit`` languages alphabetically.
+    """
+    q = _key(query)
+    scored: list[tuple[int, str, LanguageChoice]] = []
+    for name, code in _table():
+        k = _key(name)
+        if not q:
+            rank = 3
+        elif k == q or code == q:
+            rank = 0
+        elif k.startswith(q) or code.startswith(q):
+            rank = 1
+        elif q in k:
+            rank = 2
+        else:
+            continue
+        scored.append((rank, k, LanguageChoice(name, code)))
+    scored.sort(key=lambda t: (t[0], t[1]))
+    return [c for _r, _k, c in scored[:limit]]
+
+
+# -- the grammar's title -------------------------------------------------------------------------
+
+def _is_title_page(text: str) -> bool:
+    if not text.strip() or _SERIES_PAGE.search(text) or _NOT_TITLE_PAGE.match(text):
+        return False
+    if len(_LIST_ENTRY.findall(text)) >= 2:  # several titles on one page: a list of books, whatever its heading
+        return False
+    return not _CITATION_PAGE.search(text[:400])
+
+
+def title_page_name(pages: Sequence[str]) -> tuple[str, str, str] | None:
+    """(name, qualifier, title lines) from the first front-matter page whose top lines are a grammar's title.
+
+    Series lists, imprint pages citing the book, contents, references and indexes are skipped.
+    """
+    for text in list(pages)[:FRONT_PAGES]:
+        if not _is_title_page(text):
+            continue
+        lines = [line.strip() for line in text.splitlines() if line.strip()][:TITLE_LINES]
+        top = "\n".join(lines)
+        found = name_from_title(top)
+        if found:
+            return found[0], found[1], top
     return None
 
 
-def guess_language(title: str, first_pages_text: str) -> Language | None:
-    """Name and Glottocode from a title such as 'A grammar of Papuan Malay'."""
-    for text in (title, first_pages_text):
-        for pattern in _TITLE_PATTERNS:
-            match = pattern.search(" ".join(text.split()))
-            if match:
-                name = match.group("name").strip(" ,.:;")
-                name = re.sub(r"\s+(?:and|with|by|in)\b.*$", "", name)
-                return Language(name=name, glottocode=glottocode_for(name), source="guessed")
-    return None
+def identify_language(title: str, pages: Sequence[str] | str) -> LanguageGuess:
+    """Read the language from the PDF's metadata title and its title page, and say how sure the reading is.
+
+    ``pages`` holds the text of the first pages, one string per page with one line per text line
+    (a single string is taken as one page).  Confident when both sources agree, or when the one
+    source found gives a name with a known Glottocode.
+    """
+    page_list = [pages] if isinstance(pages, str) else list(pages)
+    meta = name_from_title(title) if title else None
+    page = title_page_name(page_list)
+    if meta and page and _key(meta[0]) != _key(page[0]):
+        # Disagreement: the title page is what the reader sees; metadata is often stale.  Ask the user.
+        return _guess(page[0], page[1], TITLE_PAGE, False, page[2])
+    if meta and page:
+        return _guess(meta[0], meta[1] or page[1], f"{METADATA}+{TITLE_PAGE}", True, title)
+    if meta:
+        return _guess(meta[0], meta[1], METADATA, None, title)
+    if page:
+        return _guess(page[0], page[1], TITLE_PAGE, None, page[2])
+    return LanguageGuess(None, None, "", False)
+
+
+def _guess(name: str, qualifier: str, source: str, confident: bool | None, title: str) -> LanguageGuess:
+    code = glottocode_for(name, qualifier)
+    return LanguageGuess(name, code, source, bool(code) if confident is None else confident, title)
+
+
+def guess_language(title: str, first_pages_text: Sequence[str] | str) -> Language | None:
+    """The language to store for a new project (an unsure guess keeps an "unsure:" source), or None."""
+    return identify_language(title, first_pages_text).as_language()

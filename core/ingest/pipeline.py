@@ -22,7 +22,7 @@ from pymupdf.utils import get_label_pno
 
 from core.errors import PdfError
 from core.ingest import furniture as furn
-from core.ingest.language import glottocode_for, guess_language
+from core.ingest.language import FRONT_PAGES, glottocode_for, guess_language
 from core.ingest.layout import Fragment, Row, build_rows, fragments_from_dict
 from core.ingest.page_numbers import PageLabel, labels_from_furniture, labels_from_pdf
 from core.ingest.pdf_open import SCANNED_CHARS_PER_PAGE, ocr_available, open_pdf, scanned_error, sha256_of
@@ -85,13 +85,15 @@ def ingest(
         pages = extract_pages(doc, progress)
         title = (doc.metadata or {}).get("title") or ""
         toc = doc.get_toc(simple=False)
-        first_text = " ".join(f.text for p in pages[:6] for f in p.fragments)[:4000]
+        # one line per text line, top to bottom: the language is read from a title page's first lines
+        front_pages = ["\n".join(f.text for f in sorted(p.fragments, key=lambda f: (round(f.y0), f.x0)))
+                       for p in pages[:FRONT_PAGES]]
     finally:
         doc.close()
     paragraphs, page_rows = build_paragraphs(pages, toc, progress)
     if not paragraphs:
         raise scanned_error(path.name)
-    chosen_language = _choose_language(project, language, glottocode, title, first_text)
+    chosen_language = _choose_language(project, language, glottocode, title, front_pages)
     labels_source = _document_label_source(page_rows)
     printed_1 = next((p[0] for p in page_rows if p[1] == "1" and p[2] is not LabelSource.PDF_PAGE), None)
     seconds = time.perf_counter() - started
@@ -331,7 +333,7 @@ def _document_label_source(page_rows: list[tuple[int, str, LabelSource, float, f
 
 
 def _choose_language(
-    project: ProjectDatabase, name: str | None, glottocode: str | None, title: str, first_text: str
+    project: ProjectDatabase, name: str | None, glottocode: str | None, title: str, front_pages: list[str]
 ) -> Language | None:
     if name:
         return Language(name=name, glottocode=glottocode or glottocode_for(name), source="user")
@@ -340,7 +342,7 @@ def _choose_language(
         if glottocode and current.glottocode != glottocode:
             return Language(current.name, glottocode, "user")
         return None
-    guessed = guess_language(title, first_text)
+    guessed = guess_language(title, front_pages)
     if guessed and glottocode:
         return Language(guessed.name, glottocode, "user")
     return guessed
