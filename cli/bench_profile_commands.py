@@ -1,0 +1,81 @@
+"""CLI: ``bench profile`` — whole profiles of the shared grammars scored against Grambank's values."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from cli.progress_printer import stderr_progress
+from core.errors import GrammarLensError
+
+_SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
+
+
+def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAction) -> None:
+    p = bench.add_parser("profile", help="profiles of the shared grammars against Grambank: accuracy, macro-F1, MCC")
+    p.add_argument("--gold", type=Path, required=True,
+                   help="gold values (file, language, glottocode, feature, value), e.g. "
+                        "../shared/bench/profile/grambank_gold.csv")
+    p.add_argument("--grammars", type=Path, default=_SHARED / "grammars",
+                   help="folder with the PDFs and grammars.csv (default ../shared/grammars)")
+    p.add_argument("--work", type=Path, default=Path("build") / "bench_profile",
+                   help="folder for the ingested projects, reused by later runs (default build/bench_profile)")
+    p.add_argument("--features", metavar="SET",
+                   help="ids like GB020,GB107 or a set (grambank); default: every feature of the gold file")
+    p.add_argument("--languages", help="comma-separated language names or Glottocodes (default: all in the gold file)")
+    p.add_argument("--model", default=None, help="model name (default gpt-4o)")
+    p.add_argument("--base-url", default=None, help="OpenAI-compatible server, e.g. http://localhost:11434/v1")
+    p.add_argument("--config", choices=["baseline", "rag", "rag-guidelines"], default="rag")
+    p.add_argument("--concurrency", type=int, default=4, help="requests at once (default 4)")
+    p.add_argument("--no-llm", action="store_true", help="retrieval only: print evidence statistics, ask no model")
+    p.add_argument("--no-reranker", action="store_true", help="rank by BM25 and vocabulary only (no embedding model)")
+    p.add_argument("--budget", type=int, default=None, help="evidence token budget per feature")
+    p.add_argument("--yes", action="store_true", help="allow a hosted model (every language x feature is a request)")
+    p.add_argument("--summary", action="store_true", help="overall and per-language rows only")
+    p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    p.set_defaults(handler=_bench_profile)
+
+
+def _settings(args: argparse.Namespace):
+    from core.llm import LlmSettings
+    from core.profile import BatchSettings
+    from core.retrieval import RetrievalSettings
+
+    retrieval = RetrievalSettings()
+    if args.no_reranker:
+        retrieval = retrieval.with_(reranker=None)
+    if args.budget:
+        retrieval = retrieval.with_(budget_tokens=args.budget)
+    if args.no_llm:
+        return BatchSettings(mode="retrieval", retrieval=retrieval, concurrency=1)
+    llm = LlmSettings(max_concurrency=max(1, args.concurrency))
+    if args.model:
+        llm.model = args.model
+    if args.base_url:
+        llm.base_url = args.base_url
+    if not llm.is_local() and not args.yes:
+        raise GrammarLensError("bench profile sends one request per language and feature (about 1,000 for the "
+                               "whole gold file) to a hosted model.",
+                               "Add --yes to go ahead, use --base-url with a local server, or --no-llm.")
+    return BatchSettings(mode="llm", config=args.config, llm=llm, retrieval=retrieval,
+                         concurrency=max(1, args.concurrency))
+
+
+def _bench_profile(args: argparse.Namespace) -> int:
+    from core.profile.bench_profile import format_report, run_bench_profile
+    from core.profile.feature_sets import resolve_feature_set
+    from core.profile.scoring import load_gold
+
+    gold = load_gold(args.gold)
+    features = resolve_feature_set(None, args.features) if args.features else None
+    languages = [x.strip() for x in args.languages.split(",") if x.strip()] if args.languages else None
+    report = run_bench_profile(gold, args.grammars, args.work, _settings(args), feature_ids=features,
+                               languages=languages, progress=stderr_progress("bench profile"))
+    if args.json:
+        print(json.dumps(report.to_json(), indent=1))
+    else:
+        print(format_report(report, per_feature=not args.summary))
+    sys.stdout.flush()
+    return 0
