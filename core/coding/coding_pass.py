@@ -8,7 +8,8 @@ GUI can retrieve their evidence ahead of the linguist (:meth:`CodingPass.upcomin
 coder decides, :meth:`CodingPass.refresh` re-reads one feature.
 
 Order: the set's own order, except ``grambank``, which follows the Grambank coders' working order
-when the catalog records one (a ``coding_order`` on each feature); the polar-question complex
+when the catalog records one (``Feature.coding["order"]``, from Grambank's
+``feature_grouping_for_coding.csv``); the polar-question complex
 116A* stands for its seven Grambank parts, each a feature of its own.
 """
 
@@ -80,7 +81,8 @@ def ordered_features(project: ProjectDatabase | None, feature_set: str) -> list[
 
 
 def _coding_order(feature) -> float:
-    order = getattr(feature, "coding_order", None)
+    """The feature's rank in Grambank's coding order (``coding["order"]`` in the catalog), else last."""
+    order = (getattr(feature, "coding", None) or {}).get("order")
     return float(order) if isinstance(order, (int, float)) else float("inf")
 
 

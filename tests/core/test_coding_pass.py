@@ -1,0 +1,83 @@
+"""The coding pass without Qt: working order, filters, the counter, next/previous/next uncoded, look-ahead."""
+
+from __future__ import annotations
+
+import pytest
+
+from core import coding
+from core.catalog import load_catalog
+from core.coding import CodingPass, ordered_features
+from core.errors import GrammarLensError
+from core.llm import Evidence, classify
+from core.profile import ReferenceValue, save_feature_list
+from core.store.repository import get_paragraphs
+
+PAPER = ["81A", "49A", "GB107", "GB257", "GB260", "GB262", "GB263", "GB264", "GB286", "GB291"]
+
+
+def test_order_of_the_sets() -> None:
+    assert ordered_features(None, "paper") == PAPER  # 116A* stands for its seven Grambank parts
+    grambank = ordered_features(None, "grambank")
+    assert len(grambank) == 195 and len(set(grambank)) == 195
+    catalog = load_catalog()
+    ranks = [catalog.get(f).coding.get("order", 10**6) for f in grambank]
+    assert ranks == sorted(ranks) and grambank[0] == "GB020"  # Grambank coders' working order (articles first)
+    wals = ordered_features(None, "wals")
+    assert len(wals) == 192 and wals[0] == "1A"
+
+
+def test_a_saved_list_keeps_its_order(llm_project) -> None:
+    save_feature_list(llm_project.project, "mine", ["GB107", "81A", "116A*"])
+    assert ordered_features(llm_project.project, "mine") == ["GB107", "81A"] + PAPER[3:]
+
+
+def test_filters_counter_and_navigation(llm_project, llm_server, llm_settings) -> None:
+    project, ids = llm_project.project, llm_project.paragraph_ids
+    llm_server.add_rule("verb-final", "SOV")
+    paragraphs = get_paragraphs(project, [ids["word_order"]])
+    classify(project, "81A", llm_settings=llm_settings,
+             evidence=[Evidence(number=1, rank=1, text=p.text, page_label=p.page_label, paragraph_id=p.id)
+                       for p in paragraphs])
+    coding.code(project, "GB107", "1")
+    coding.code(project, "GB263", "?")
+    coding.add_note(project, "GB257", "look at chapter 9")  # a note is not a value
+    references = {"81A": ReferenceValue("WALS", "81A", "2", "SVO"), "GB107": ReferenceValue("Grambank", "GB107", "1", "")}
+    p = CodingPass.open(project, "paper", references=references)
+    assert str(p.counter()) == "2 of 10 coded"
+    assert p.items() == PAPER
+    assert p.next(None) == "81A" and p.next("81A") == "49A" and p.previous("49A") == "81A"
+    assert p.previous("81A") is None and p.next("GB291") is None
+    assert p.next_uncoded("49A") == "GB257" and p.next_uncoded("GB291") == "81A"  # wraps around
+    assert p.upcoming("GB107", 3) == ["GB257", "GB260", "GB262"]
+
+    p.set_filter("uncoded")
+    assert p.items() == [f for f in PAPER if f not in ("GB107", "GB263")]
+    assert p.next("49A") == "GB257"  # GB107 is coded: skipped
+    assert p.next("GB107") == "GB257"  # the current feature may itself be filtered out
+    assert p.position("GB257") == (3, 8) and p.position("GB107") == (0, 8)
+    p.set_filter("predicted")
+    assert p.items() == ["81A"]  # the model answered it, nobody reviewed it
+    p.set_filter("disagree")
+    assert p.items() == ["81A"]  # the model's SOV against WALS's SVO; GB107 agrees
+    with pytest.raises(GrammarLensError, match="Unknown filter"):
+        p.set_filter("mine")
+
+    # deciding moves the feature between filters once refreshed; the counter follows
+    coding.code(project, "81A", "SVO")
+    p.refresh(project, "81A")
+    assert p.items() == [] and str(p.counter()) == "3 of 10 coded"
+    p.set_filter("predicted")
+    assert p.items() == []
+    coding.undo(project, "81A")
+    p.refresh(project, "81A")
+    assert p.items() == ["81A"] and str(p.counter()) == "2 of 10 coded"
+
+
+def test_everything_coded_means_no_next_uncoded(llm_project) -> None:
+    project = llm_project.project
+    save_feature_list(project, "two", ["81A", "GB107"])
+    coding.code(project, "81A", "1")
+    coding.code(project, "GB107", "0")
+    p = CodingPass.open(project, "two", "uncoded")
+    assert p.items() == [] and p.next_uncoded("81A") is None and p.upcoming("81A") == []
+    assert str(p.counter()) == "2 of 2 coded"
