@@ -43,6 +43,8 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.add_argument("--format", choices=["cldf", "csv", "json"], required=True)
     p.add_argument("--out", type=Path, required=True, help="folder to write into (created if missing)")
     p.add_argument("--reviewed-only", action="store_true", help="only values a reviewer accepted or overrode")
+    p.add_argument("--no-unknown", action="store_true",
+                   help="CLDF: leave out the values coded \"?\" (not enough information); CSV/JSON keep every row")
     p.add_argument("--cldf", type=Path, action="append", default=[], help="CLDF folder for agreement columns (csv/json)")
     p.set_defaults(handler=_export)
 
@@ -154,7 +156,8 @@ def _export(args: argparse.Namespace) -> int:
 
     with open_project(args.file) as project:
         agreement = _agreement(project, build_profile(project), args.cldf) if args.format != "cldf" else None
-        path = export_profile(project, args.format, args.out, reviewed_only=args.reviewed_only, agreement=agreement)
+        path = export_profile(project, args.format, args.out, reviewed_only=args.reviewed_only, agreement=agreement,
+                              include_unknown=not args.no_unknown)
     print(f"wrote {path}" + (" (validated with pycldf)" if args.format == "cldf" else ""))
     return 0
 
