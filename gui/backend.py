@@ -14,45 +14,21 @@ from typing import Any
 
 from core.progress import Progress
 from core.store import open_project
-from gui.settings import PROVIDER_COMPATIBLE, AppSettings, session_key_env
+from gui.settings import AppSettings, get_api_key
 
 CLASSIFY_CONFIG = "rag"  # the paper's retrieval-augmented configuration
 
 
-def _only_known(cls: type, values: dict[str, Any]) -> dict[str, Any]:
-    """Keep the keys that ``cls`` (a dataclass) has, so a renamed field degrades to its default."""
-    names = {f.name for f in dataclasses.fields(cls)}
-    return {k: v for k, v in values.items() if k in names}
+def llm_client(settings: AppSettings) -> Any:
+    """A client for the configured model, handed the key directly.
 
+    The key (from this session, the keyring or the environment, see :func:`gui.settings.get_api_key`)
+    goes to the client object and nowhere else: never into ``os.environ``, where the reranker's
+    child process and anything else started later would inherit it.
+    """
+    from core.llm import LlmClient
 
-def llm_settings(settings: AppSettings) -> Any:
-    from core.llm import LlmSettings
-
-    compatible = settings.provider == PROVIDER_COMPATIBLE
-    values: dict[str, Any] = {
-        "model": settings.model,
-        "base_url": settings.base_url.strip() or None if compatible else None,
-        "temperature": settings.temperature,
-        "timeout_s": settings.request_timeout_s,
-        "keyring_user": settings.key_account,
-    }
-    env = session_key_env(settings)
-    if env:
-        values["api_key_env"] = env
-    return LlmSettings(**_only_known(LlmSettings, values))
-
-
-def retrieval_settings(settings: AppSettings) -> Any:
-    from core.retrieval import RetrievalSettings
-
-    values: dict[str, Any] = {
-        "bm25_top": settings.bm25_top_k,
-        "final_top": settings.rerank_top_k,
-        "reranker": settings.reranker_model or None,
-        "device": settings.reranker_device,
-        "budget_tokens": settings.evidence_token_budget,
-    }
-    return RetrievalSettings(**_only_known(RetrievalSettings, values))
+    return LlmClient(settings.client_settings(), api_key=get_api_key(settings) or None)
 
 
 def load_catalog(progress: Progress) -> Any:
@@ -78,7 +54,7 @@ def retrieve(project_path: Path, feature: Any, settings: AppSettings, progress: 
     from core.retrieval import retrieve as _retrieve
 
     with open_project(project_path) as project:
-        return list(_retrieve(project, feature, retrieval_settings(settings), progress=progress))
+        return list(_retrieve(project, feature, settings.retrieval, progress=progress))
 
 
 def classify(project_path: Path, feature: Any, settings: AppSettings, progress: Progress) -> Any:
@@ -89,9 +65,10 @@ def classify(project_path: Path, feature: Any, settings: AppSettings, progress: 
             project,
             feature,
             config=CLASSIFY_CONFIG,
-            llm_settings=llm_settings(settings),
-            retrieval_settings=retrieval_settings(settings),
+            llm_settings=settings.client_settings(),
+            retrieval_settings=settings.retrieval,
             progress=progress,
+            client=llm_client(settings),
         )
 
 
@@ -99,8 +76,8 @@ def test_connection(settings: AppSettings) -> str:
     from core.llm import test_connection as _test
 
     # One quick try: the person is waiting for an answer, not for a retry schedule.
-    quick = dataclasses.replace(llm_settings(settings), max_retries=0, timeout_s=min(settings.request_timeout_s, 15.0))
-    result = _test(quick)
+    quick = dataclasses.replace(settings.client_settings(), max_retries=0, timeout_s=min(settings.llm.timeout_s, 15.0))
+    result = _test(quick, api_key=get_api_key(settings) or None)
     return str(result) if result else "Connected."
 
 

@@ -83,7 +83,7 @@ def run_bench(pdf: Path = DEFAULT_PDF, *, reranker: str | None = None, repeats: 
     from core.store import create_project
     from gui.app import make_application
     from gui.main_window import MainWindow
-    from gui.settings import PROVIDER_COMPATIBLE, AppSettings, save_settings
+    from gui.settings import AppSettings, save_settings
     from core.llm.local_server import OpenAIStubServer
 
     app = make_application()
@@ -98,9 +98,9 @@ def run_bench(pdf: Path = DEFAULT_PDF, *, reranker: str | None = None, repeats: 
         store = QSettings(str(Path(tmp) / "bench.ini"), QSettings.Format.IniFormat)
         server = OpenAIStubServer().start()
         server.add_rule("SOV", "SOV")
-        settings = AppSettings(provider=PROVIDER_COMPATIBLE, base_url=server.url, model="gpt-4o")
+        settings = AppSettings.local_server(server.url)
         if reranker is not None:
-            settings.reranker_model = reranker
+            settings.retrieval = settings.retrieval.with_(reranker=reranker or None)
         save_settings(settings, store)
         window = MainWindow(store)
         window.resize(1400, 900)
@@ -110,7 +110,7 @@ def run_bench(pdf: Path = DEFAULT_PDF, *, reranker: str | None = None, repeats: 
         # 1. first page of the ingested grammar (the project is closed and reopened each time)
         times = []
         for _ in range(repeats):
-            window.close_project()
+            window.projects.close()
             app.processEvents()
             window.open_project(project_path)
             _wait(app, lambda: window.first_page_seconds is not None, 30)
@@ -123,17 +123,17 @@ def run_bench(pdf: Path = DEFAULT_PDF, *, reranker: str | None = None, repeats: 
         probe = StallProbe.start()
         started = time.perf_counter()
         window.select_feature("81A")  # retrieval; the first one loads the embedding model
-        _wait(app, lambda: "retrieve" not in window.jobs, 300)
+        _wait(app, lambda: not window.features.retrieving, 300)
         results["retrieve_s"] = round(time.perf_counter() - started, 2)
         results["ui_stall_during_first_retrieval"] = probe.stop()
         probe = StallProbe.start()
         started = time.perf_counter()
-        window.classify()
-        ok = _wait(app, lambda: "classify" not in window.jobs, 300)
+        window.features.classify()
+        ok = _wait(app, lambda: not window.features.classifying, 300)
         results["classify_s"] = round(time.perf_counter() - started, 2)
         results["ui_stall_during_classification"] = probe.stop()
-        results["value"] = window.prediction.value_label.text() if ok else "timed out"
-        results["reranker"] = settings.reranker_model or None
+        results["value"] = window.value_panel.value_label.text() if ok else "timed out"
+        results["reranker"] = settings.retrieval.reranker
         window.close()
         server.stop()
 

@@ -1,19 +1,26 @@
 """The evidence list as a Qt table: a thin adapter over core retrieval hits.
 
-The model only presents :class:`core.retrieval.Hit` objects (rank, score, paragraph); which of
-them the model cited is a set of paragraph ids handed in beside them.
+The model only presents :class:`core.retrieval.Hit` objects (rank, score, paragraph) in the
+order it is given (the window state puts pinned paragraphs first); which of them the model cited
+and which the linguist pinned are sets of paragraph ids handed in beside them.  The Section
+column holds the whole heading path, elided in the middle by the view, so both the chapter and
+the subsection stay readable; the tooltip holds the whole paragraph.
 """
 
 from __future__ import annotations
 
+import html
 from typing import Any, Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
 COLUMNS = ("Rank", "Page", "Section", "Snippet", "Score")
-SNIPPET_CHARS = 160
+SECTION_COLUMN, SNIPPET_COLUMN = 2, 3
+SNIPPET_CHARS = 400  # more than any column shows: the view elides it to the width it has
 CITED_BACKGROUND = QColor(0, 170, 140, 45)
+PINNED_BACKGROUND = QColor(120, 80, 200, 45)
+PIN_MARK, CITED_MARK = "📌", "✓"
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -30,15 +37,19 @@ class EvidenceModel(QAbstractTableModel):
         super().__init__(parent)
         self.hits: list[Any] = []
         self.cited: set[int] = set()
+        self.pins: set[int] = set()
 
-    def set_hits(self, hits: Sequence[Any], cited: set[int] | None = None) -> None:
+    def set_hits(self, hits: Sequence[Any], cited: set[int] | None = None, pins: set[int] | None = None) -> None:
         self.beginResetModel()
         self.hits = list(hits)
         self.cited = set(cited or ())
+        self.pins = set(pins or ())
         self.endResetModel()
 
-    def set_cited(self, cited: set[int]) -> None:
+    def set_cited(self, cited: set[int], pins: set[int] | None = None) -> None:
         self.cited = set(cited)
+        if pins is not None:
+            self.pins = set(pins)
         if self.hits:
             self.dataChanged.emit(self.index(0, 0), self.index(len(self.hits) - 1, len(COLUMNS) - 1))
 
@@ -68,29 +79,39 @@ class EvidenceModel(QAbstractTableModel):
         hit = self.hits[index.row()]
         paragraph = hit.paragraph
         cited = paragraph.id in self.cited
+        pinned = paragraph.id in self.pins
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if column == 0:
-                return f"{hit.rank} ✓" if cited else str(hit.rank)
+                return " ".join([str(hit.rank)] + ([PIN_MARK] if pinned else []) + ([CITED_MARK] if cited else []))
             if column == 1:
                 return paragraph.page_label
-            if column == 2:
-                return paragraph.section.split(" > ")[-1] if paragraph.section else ""
-            if column == 3:
+            if column == SECTION_COLUMN:
+                return paragraph.section or ""
+            if column == SNIPPET_COLUMN:
                 return snippet(paragraph.text)
             if column == 4:
                 return f"{hit.score:.2f}"
         if role == Qt.ItemDataRole.ToolTipRole:
-            head = f"{paragraph.section}\n" if paragraph.section else ""
-            mark = "Cited by the model.\n" if cited else ""
-            where = f"p. {paragraph.page_label} (PDF page {paragraph.pdf_page})"
-            return f"{mark}{head}{where}\n\n{snippet(paragraph.text, 900)}"
-        if role == Qt.ItemDataRole.BackgroundRole and cited:
-            return QBrush(CITED_BACKGROUND)
+            return tooltip(paragraph, cited=cited, pinned=pinned)
+        if role == Qt.ItemDataRole.BackgroundRole and (cited or pinned):
+            return QBrush(PINNED_BACKGROUND if pinned else CITED_BACKGROUND)
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (0, 1, 4):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.AccessibleTextRole:
-            return f"Rank {hit.rank}, page {paragraph.page_label}, score {hit.score:.2f}{', cited' if cited else ''}"
+            marks = (", pinned" if pinned else "") + (", cited" if cited else "")
+            return f"Rank {hit.rank}, page {paragraph.page_label}, score {hit.score:.2f}{marks}"
         if role == Qt.ItemDataRole.UserRole:
             return paragraph.id
         return None
+
+
+def tooltip(paragraph: Any, *, cited: bool = False, pinned: bool = False) -> str:
+    """The whole paragraph as rich text, so Qt wraps it (a plain-text tooltip would be one endless line)."""
+    marks = [m for m, on in (("Pinned as deciding evidence.", pinned), ("Cited by the model.", cited)) if on]
+    head = "".join(f"<i>{m}</i><br>" for m in marks)
+    if paragraph.section:
+        head += f"<b>{html.escape(paragraph.section)}</b><br>"
+    where = f"p. {html.escape(paragraph.page_label)} (PDF page {paragraph.pdf_page})"
+    body = html.escape(" ".join(paragraph.text.split()))
+    return f"<qt>{head}{where}<p>{body}</p></qt>"

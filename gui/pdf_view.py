@@ -40,6 +40,7 @@ CACHE_PAGES = 16
 EVIDENCE_COLOUR = QColor(255, 214, 0, 55)  # amber: a retrieved paragraph
 CITED_COLOUR = QColor(0, 170, 140, 90)  # teal: a paragraph the model cited for its value
 SEARCH_COLOUR = QColor(80, 140, 255, 100)  # blue: a text-search hit
+PINNED_COLOUR = QColor(120, 80, 200, 80)  # violet: a paragraph the linguist pinned as deciding the value
 SELECTED_PEN = QColor(200, 60, 0)
 
 
@@ -48,11 +49,11 @@ class Highlight:
     """A set of rectangles drawn in one colour, e.g. the rects of one paragraph."""
 
     rects: tuple[Rect, ...]
-    kind: str  # "evidence", "cited", "search"
+    kind: str  # "evidence", "cited", "pinned", "search"
     key: object = None  # what it belongs to (a paragraph id), so it can be selected
 
 
-_COLOURS = {"evidence": EVIDENCE_COLOUR, "cited": CITED_COLOUR, "search": SEARCH_COLOUR}
+_COLOURS = {"evidence": EVIDENCE_COLOUR, "cited": CITED_COLOUR, "pinned": PINNED_COLOUR, "search": SEARCH_COLOUR}
 
 
 def open_pdf(path: str | Path) -> pymupdf.Document:
@@ -163,6 +164,11 @@ class PdfView(QGraphicsView):
 
     def is_rendered(self, pdf_page: int) -> bool:
         return (pdf_page - 1) in self._pixmap_items
+
+    @property
+    def rendering(self) -> bool:
+        """True while visible pages still wait for their pixmaps (screenshots wait for this)."""
+        return bool(self._queue)
 
     # --- navigation and zoom -----------------------------------------------------------
     def go_to_page(self, pdf_page: int, y: float = 0.0, *, center: bool = False) -> None:

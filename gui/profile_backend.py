@@ -12,8 +12,7 @@ from typing import Any
 
 from core.progress import Progress
 from core.store import open_project
-from gui.backend import llm_settings, retrieval_settings
-from gui.settings import AppSettings
+from gui.settings import AppSettings, get_api_key
 
 MODE_LLM, MODE_RETRIEVAL = "llm", "retrieval"
 
@@ -29,13 +28,14 @@ class Snapshot:
 
 
 def batch_settings(settings: AppSettings, mode: str) -> Any:
+    """The core's batch settings; the key travels in the object (to the client), never in the environment."""
     from core.profile import BatchSettings
 
-    retrieval = retrieval_settings(settings)
     if mode == MODE_RETRIEVAL:
-        return BatchSettings(mode="retrieval", retrieval=retrieval, concurrency=1)
-    llm = llm_settings(settings)
-    return BatchSettings(mode="llm", llm=llm, retrieval=retrieval, concurrency=max(1, int(llm.max_concurrency)))
+        return BatchSettings(mode="retrieval", retrieval=settings.retrieval, concurrency=1)
+    llm = settings.client_settings()
+    return BatchSettings(mode="llm", llm=llm, retrieval=settings.retrieval,
+                         concurrency=max(1, int(llm.max_concurrency)), api_key=get_api_key(settings) or None)
 
 
 def preview(project_path: Path, feature_set: str, settings: AppSettings, mode: str) -> tuple[list[str], Any]:

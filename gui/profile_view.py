@@ -4,7 +4,10 @@ A dock beside the main window.  Batches run in a worker (core.profile.run_job, w
 own concurrency); Cancel stops them at the next feature boundary and Run resumes the same job,
 skipping finished features.  The cost estimate is shown before a batch starts and a hosted run
 above :data:`CONFIRM_ABOVE_USD` asks first.  Double-clicking a row opens the feature in the main
-window with its evidence.  :func:`install_profile_view` is the only hook into the main window.
+window with its evidence.  The window builds the view and listens to its signals; the view never
+touches the window.  Every read of the project (the profile, the estimate, the BibTeX entry) runs
+in an :class:`gui.operations.Operation`, so a batch writing to the project never makes the dock
+wait on the UI thread.
 """
 
 from __future__ import annotations
@@ -13,15 +16,14 @@ from pathlib import Path
 from typing import Any, Callable
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QDialogButtonBox, QDockWidget, QFileDialog,
-                               QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMenu, QMessageBox, QPlainTextEdit,
-                               QProgressBar, QPushButton, QTableView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout,
+                               QHeaderView, QLabel, QLineEdit, QMenu, QMessageBox, QPlainTextEdit, QProgressBar,
+                               QPushButton, QTableView, QVBoxLayout, QWidget)
 
-from core.errors import GrammarLensError
 from gui import profile_backend as backend
+from gui.operations import Operation, OperationRunner, replace
 from gui.profile_model import ProfileFilterModel, ProfileTableModel
-from gui.workers import Worker, WorkerPool
+from gui.settings import AppSettings
 
 CONFIRM_ABOVE_USD = 1.0
 BUILTIN_SETS = (("paper", "The paper's four (81A, 49A, GB107, polar questions)"), ("grambank", "All of Grambank"),
@@ -33,22 +35,31 @@ class ProfileView(QWidget):
     """The language's profile with batch controls; works on a project path, never a shared connection."""
 
     featureActivated = Signal(str)  # the feature id to open in the main window
-    batchFinished = Signal(str)  # "done", "incomplete", "cancelled" or "failed"
+    batchFinished = Signal(str)  # "done", "incomplete", "cancelled" or "failed" (after the table is refreshed)
+    batchProgress = Signal(int, int, str)  # done, total, message of the running batch
     refreshed = Signal()
+    estimateShown = Signal()
     referencesLoaded = Signal()
 
-    def __init__(self, pool: WorkerPool, settings: Callable[[], Any], parent: QWidget | None = None) -> None:
+    def __init__(self, runner: OperationRunner, settings: Callable[[], AppSettings],
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.pool = pool
+        self.runner = runner
         self.settings = settings
         self.project_path: Path | None = None
         self.references: dict | None = None
         self.reference_folder: Path | None = None
-        self.worker: Worker | None = None
         self.last_error: BaseException | None = None
         self.last_result: Any | None = None
         self.pending: list[str] = []
         self.estimated: Any | None = None
+        self.bibtex_dialog: BibtexDialog | None = None
+        self._batch: Operation | None = None
+        self._snapshot: Operation | None = None
+        self._estimate: Operation | None = None
+        self._estimate_key: tuple[str, str] | None = None  # (feature set, mode) the shown estimate is for
+        self._note = ""  # what the last batch did, shown before the estimate
+        self._start_when_estimated = False  # Run was pressed before the estimate of the chosen set was known
         self._state = "done"
         self._build()
 
@@ -155,22 +166,24 @@ class ProfileView(QWidget):
 
     def set_project(self, path: str | Path | None) -> None:
         self.project_path = Path(path) if path else None
-        self.references = None if self.reference_folder is None else self.references
+        self._estimate_key = None
         self.refresh()
         if self.reference_folder is not None and self.project_path is not None:
             self.set_reference_folder(self.reference_folder)
 
-    def refresh(self) -> None:
-        """Re-read the profile from the project (cheap: a few queries)."""
+    def refresh(self) -> Operation | None:
+        """Re-read the profile from the project in the background; ``refreshed`` says when it is shown."""
         if self.project_path is None:
             self.model.set_profile([], None)
             self.summary_label.setText("Open a project to see its profile.")
-            return
-        try:
-            snap = backend.snapshot(self.project_path, self.references)
-        except GrammarLensError as exc:
-            self.summary_label.setText(exc.message)
-            return
+            return None
+        path, refs = self.project_path, self.references
+        self._snapshot = replace(self._snapshot, Operation(self.runner, lambda p: backend.snapshot(path, refs))
+                                 .success(self._show_snapshot)
+                                 .failure(lambda exc: self.summary_label.setText(getattr(exc, "message", str(exc)))))
+        return self._snapshot
+
+    def _show_snapshot(self, snap: backend.Snapshot) -> None:
         self.model.set_profile(snap.entries, snap.agreement)
         self.table.resizeColumnToContents(0)
         for col in (2, 3, 4, 5, 6):
@@ -188,30 +201,49 @@ class ProfileView(QWidget):
         self.update_estimate()
         self.refreshed.emit()
 
-    def update_estimate(self) -> None:
+    def update_estimate(self) -> Operation | None:
+        """Estimate the chosen batch in the background (features left, tokens, cost); ``estimateShown`` follows."""
         if self.project_path is None or not self.feature_set() or self.running:
-            return
-        try:
-            pending, guess = backend.preview(self.project_path, self.feature_set(), self.settings(), self.mode())
-        except GrammarLensError as exc:
-            self.estimate_label.setText(exc.message)
-            return
-        if self.mode() == backend.MODE_RETRIEVAL:
-            self.estimate_label.setText(f"{len(pending)} feature(s) to retrieve; no model is asked.")
-        else:
-            self.estimate_label.setText("Before starting: " + guess.describe())
-        self.pending, self.estimated = pending, guess
+            return None
+        path, feature_set, settings, mode = self.project_path, self.feature_set(), self.settings(), self.mode()
+
+        def shown(result: tuple[list[str], Any]) -> None:
+            pending, guess = result
+            self.pending, self.estimated, self._estimate_key = pending, guess, (feature_set, mode)
+            start, self._start_when_estimated = self._start_when_estimated, False
+            if mode == backend.MODE_RETRIEVAL:
+                self.estimate_label.setText(f"{self._note}{len(pending)} feature(s) to retrieve; no model is asked.")
+            else:
+                self.estimate_label.setText(self._note + ("Before starting: " if not self._note else "")
+                                            + guess.describe())
+            self.estimateShown.emit()
+            if start and (feature_set, mode) == (self.feature_set(), self.mode()):
+                self.start_batch()
+
+        def failed(exc: BaseException) -> None:
+            self._estimate_key, self._start_when_estimated = None, False
+            self.estimate_label.setText(getattr(exc, "message", str(exc)))
+            self.estimateShown.emit()
+
+        self._estimate = replace(self._estimate, Operation(
+            self.runner, lambda p: backend.preview(path, feature_set, settings, mode)).success(shown).failure(failed))
+        return self._estimate
 
     @property
     def running(self) -> bool:
-        return self.worker is not None and not self.worker.done
+        return self._batch is not None and self._batch.running
 
     # ------------------------------------------------------------------ batches
-    def start_batch(self) -> Worker | None:
-        """Run (or resume) the chosen set; returns the worker, or None when nothing was started."""
+    def start_batch(self) -> Operation | None:
+        """Run (or resume) the chosen set; returns the batch, or None when it waits for its estimate or did not start.
+
+        A hosted run above :data:`CONFIRM_ABOVE_USD` asks first, so the estimate must be the chosen set's.
+        """
         if self.project_path is None or self.running:
             return None
-        self.update_estimate()
+        if self._estimate_key != (self.feature_set(), self.mode()):
+            self._start_when_estimated = self.update_estimate() is not None
+            return None
         guess = self.estimated
         if (self.mode() == backend.MODE_LLM and guess is not None and not guess.local and guess.features
                 and (guess.cost_usd is None or guess.cost_usd > CONFIRM_ABOVE_USD)):
@@ -220,49 +252,44 @@ class ProfileView(QWidget):
                 return None
         path, feature_set, settings, mode = self.project_path, self.feature_set(), self.settings(), self.mode()
         self.last_error = self.last_result = None
-        self._state = "done"
+        self._state, self._note, self._estimate_key = "done", "", None
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.progress.setVisible(True)
         self.progress.setMaximum(0)
-        self.worker = self.pool.start(
-            lambda progress: backend.run_batch(path, feature_set, settings, mode, progress), name="profile",
-            on_result=self._batch_done, on_error=self._batch_failed, on_cancelled=self._batch_cancelled,
-            on_progress=self._batch_progress, on_finished=self._batch_finished)
-        return self.worker
+        self._batch = (Operation(self.runner, lambda progress: backend.run_batch(path, feature_set, settings, mode,
+                                                                                 progress))
+                       .success(self._batch_done).failure(self._batch_failed).cancelled(self._batch_cancelled)
+                       .progress(self._batch_progress).finished(self._batch_finished).run_in_background())
+        return self._batch
 
     def cancel_batch(self) -> None:
-        if self.worker is not None:
-            self.worker.cancel()
+        if self._batch is not None:
+            self._batch.cancel()
             self.estimate_label.setText("Cancelling: requests already sent are finished and kept…")
 
     def _batch_progress(self, done: int, total: int, message: str) -> None:
         self.progress.setMaximum(max(total, 1))
         self.progress.setValue(min(done, total))
         self.progress.setFormat(f"%v/%m {message}")
-        if done and done % 5 == 0:
-            self.refresh_quietly()
-
-    def refresh_quietly(self) -> None:
-        try:
-            snap = backend.snapshot(self.project_path, self.references)
-            self.model.set_profile(snap.entries, snap.agreement)
-        except GrammarLensError:
-            pass
+        self.batchProgress.emit(done, total, message)
+        if done and done % 5 == 0 and not (self._snapshot and self._snapshot.running):
+            self.refresh()
 
     def _batch_done(self, result: Any) -> None:
         self.last_result = result
-        self.estimate_label.setText(f"Finished: ran {len(result.ran)}, skipped {len(result.skipped)} already done"
-                                    + (f", {len(result.failed)} failed" if result.failed else "") + ".")
+        self._note = (f"Finished: ran {len(result.ran)}, skipped {len(result.skipped)} already done"
+                      + (f", {len(result.failed)} failed" if result.failed else "") + ". ")
         self._state = result.state
 
     def _batch_failed(self, exc: BaseException) -> None:
         self.last_error = exc
         self._state = "failed"
-        self.estimate_label.setText(f"The batch stopped: {getattr(exc, 'message', exc)} Run it again to resume.")
+        self._note = f"The batch stopped: {getattr(exc, 'message', exc)} Run it again to resume. "
 
     def _batch_cancelled(self) -> None:
         self._state = "cancelled"
+        self._note = "Cancelled; finished features are kept. Resume to run the rest: "
 
     def _batch_finished(self) -> None:
         state = self._state
@@ -270,11 +297,12 @@ class ProfileView(QWidget):
         self.cancel_button.setEnabled(False)
         self.progress.setVisible(False)
         self.run_button.setText("Resume batch" if state in ("cancelled", "failed", "incomplete") else "Run batch")
-        self.refresh()
-        if state == "cancelled":
-            self.estimate_label.setText("Cancelled; finished features are kept. Resume to run the rest: "
-                                        + self.estimate_label.text().removeprefix("Before starting: "))
-        self.batchFinished.emit(state)
+        self.estimate_label.setText(self._note)
+        refresh = self.refresh()
+        if refresh is None:
+            self.batchFinished.emit(state)
+        else:
+            refresh.finished(lambda: self.batchFinished.emit(state))
 
     # ------------------------------------------------------------------ agreement, export, BibTeX
     def choose_reference_folder(self) -> None:
@@ -282,25 +310,25 @@ class ProfileView(QWidget):
         if folder:
             self.set_reference_folder(Path(folder))
 
-    def set_reference_folder(self, folder: Path) -> Worker | None:
+    def set_reference_folder(self, folder: Path) -> Operation | None:
         self.reference_folder = Path(folder)
         if self.project_path is None:
             return None
-        path = self.project_path
+        path, folder = self.project_path, self.reference_folder
 
-        def loaded(refs: object) -> None:
-            self.references = refs  # type: ignore[assignment]
-            self.reference_button.setText(f"Compare: {self.reference_folder.name}")
-            self.refresh()
-            self.referencesLoaded.emit()
+        def loaded(refs: dict) -> None:
+            self.references = refs
+            self.reference_button.setText(f"Compare: {folder.name}")
+            refresh = self.refresh()
+            if refresh is not None:
+                refresh.finished(self.referencesLoaded.emit)
 
         def failed(exc: BaseException) -> None:
             self.last_error = exc
             self.summary_label.setText(f"No comparison: {getattr(exc, 'message', exc)}")
 
-        folder = self.reference_folder
-        return self.pool.start(lambda progress: backend.load_references(folder, path, progress),
-                               name="references", on_result=loaded, on_error=failed)
+        return (Operation(self.runner, lambda progress: backend.load_references(folder, path, progress))
+                .success(loaded).failure(failed).with_progress("Reading the CLDF values").run_in_background())
 
     def export_dialog(self, fmt: str) -> None:
         if self.project_path is None:
@@ -309,44 +337,21 @@ class ProfileView(QWidget):
         if folder:
             self.export_to(fmt, Path(folder))
 
-    def export_to(self, fmt: str, folder: Path) -> Worker | None:
+    def export_to(self, fmt: str, folder: Path) -> Operation | None:
         if self.project_path is None:
             return None
         path, refs = self.project_path, self.references
-        return self.pool.start(
-            lambda progress: backend.export(path, fmt, folder, refs, progress), name="export",
-            on_result=lambda written: self.summary_label.setText(f"Exported {written}"),
-            on_error=lambda exc: self.summary_label.setText(f"Export failed: {getattr(exc, 'message', exc)}"))
+        return (Operation(self.runner, lambda progress: backend.export(path, fmt, folder, refs, progress))
+                .success(lambda written: self.summary_label.setText(f"Exported {written}"))
+                .failure(lambda exc: self.summary_label.setText(f"Export failed: {getattr(exc, 'message', exc)}"))
+                .with_progress(f"Exporting {fmt.upper()}").run_in_background())
 
-    def edit_bibtex(self) -> QDialog | None:
+    def edit_bibtex(self) -> "BibtexDialog | None":
         if self.project_path is None:
             return None
-        dialog = QDialog(self)
-        dialog.setWindowTitle("The grammar's BibTeX entry")
-        layout = QVBoxLayout(dialog)
-        layout.addWidget(QLabel("Exports cite the grammar as key[pages]. Edit the entry if the PDF's metadata was wrong."))
-        editor = QPlainTextEdit(backend.get_bibtex(self.project_path))
-        layout.addWidget(editor)
-        error = QLabel("")
-        layout.addWidget(error)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
-        layout.addWidget(buttons)
-
-        def save() -> None:
-            try:
-                backend.set_bibtex(self.project_path, editor.toPlainText())
-            except GrammarLensError as exc:
-                error.setText(exc.message)
-                return
-            dialog.accept()
-
-        buttons.accepted.connect(save)
-        buttons.rejected.connect(dialog.reject)
-        dialog.editor, dialog.error = editor, error  # type: ignore[attr-defined]
-        dialog.resize(620, 320)
-        dialog.open()
-        self.bibtex_dialog = dialog
-        return dialog
+        self.bibtex_dialog = BibtexDialog(self.runner, self.project_path, self)
+        self.bibtex_dialog.open()
+        return self.bibtex_dialog
 
     def _row_activated(self, index) -> None:
         if index.isValid():
@@ -354,44 +359,44 @@ class ProfileView(QWidget):
             self.featureActivated.emit(entry.parent_id)
 
 
-def open_evidence(window: Any, feature_id: str) -> None:
-    """Show the feature in the main window and scroll the PDF to the first paragraph the model cited."""
-    window.select_feature(feature_id)
-    hits = getattr(window, "evidence_model", None)
-    cited = getattr(window, "cited", set())
-    if hits is None:
-        return
-    row = next((r for r, hit in enumerate(hits.hits) if hit.paragraph.id in cited), 0 if hits.hits else -1)
-    if row >= 0:
-        window.show_evidence(row)
+class BibtexDialog(QDialog):
+    """Edits the grammar's BibTeX entry; reading and saving it run in the background."""
 
+    loaded = Signal()
+    saveFailed = Signal(str)
 
-def install_profile_view(window: Any, menu: QMenu) -> QAction:
-    """Add "Profile and export" to ``menu``; the dock is built on first use and follows the open project."""
-    action = QAction("&Profile and export…", window)
-    action.setShortcut(QKeySequence("Ctrl+Shift+P"))
-    action.setStatusTip("The language's profile: batch runs, review status, agreement with WALS/Grambank, CLDF export")
+    def __init__(self, runner: OperationRunner, project_path: Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.runner, self.project_path = runner, project_path
+        self.setWindowTitle("The grammar's BibTeX entry")
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("Exports cite the grammar as key[pages]. Edit the entry if the PDF's metadata was "
+                                "wrong."))
+        self.editor = QPlainTextEdit("")
+        self.editor.setPlaceholderText("Reading the entry…")
+        self.editor.setEnabled(False)
+        layout.addWidget(self.editor)
+        self.error = QLabel("")
+        layout.addWidget(self.error)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.save)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+        self.resize(620, 320)
+        (Operation(runner, lambda progress: backend.get_bibtex(project_path))
+         .success(self._loaded).failure(lambda exc: self._failed(exc)).run_in_background())
 
-    def show() -> ProfileView:
-        view = getattr(window, "profile_view", None)
-        if view is None:
-            view = ProfileView(window.pool, lambda: window.settings, window)
-            dock = QDockWidget("Profile", window)
-            dock.setObjectName("profileDock")
-            dock.setWidget(view)
-            window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
-            window.profile_view, window.profile_dock = view, dock
-            window.projectOpened.connect(lambda path: view.set_project(path))
-            window.reviewStored.connect(view.refresh)
-            window.classificationFinished.connect(view.refresh)
-            view.featureActivated.connect(lambda feature_id: open_evidence(window, feature_id))
-            view.set_project(window.project_path)
-        window.profile_dock.show()
-        window.profile_dock.raise_()
-        return view
+    def _loaded(self, text: str) -> None:
+        self.editor.setPlainText(text)
+        self.editor.setEnabled(True)
+        self.loaded.emit()
 
-    action.triggered.connect(show)
-    menu.addAction(action)
-    window.addAction(action)
-    window.show_profile_view = show
-    return action
+    def _failed(self, exc: BaseException) -> None:
+        message = getattr(exc, "message", str(exc))
+        self.error.setText(message)
+        self.saveFailed.emit(message)
+
+    def save(self) -> None:
+        text, path = self.editor.toPlainText(), self.project_path
+        (Operation(self.runner, lambda progress: backend.set_bibtex(path, text))
+         .success(lambda _entry: self.accept()).failure(self._failed).run_in_background())

@@ -28,7 +28,7 @@ def main(argv: list[str]) -> int:
     from gui.app import build_demo_project, make_application
     from gui.bench import _wait
     from gui.main_window import MainWindow
-    from gui.settings import PROVIDER_COMPATIBLE, AppSettings, save_settings
+    from gui.settings import AppSettings, save_settings
     from core.llm.local_server import OpenAIStubServer
 
     app = make_application()
@@ -44,28 +44,23 @@ def main(argv: list[str]) -> int:
             ingest_pdf(project, GRAMMAR)
 
         # the demo, offline
-        save_settings(AppSettings(reranker_model=""), store)
+        save_settings(AppSettings(retrieval=AppSettings().retrieval.with_(reranker=None)), store)
         window = MainWindow(store)
-        window.resize(1440, 900)
+        window.resize(1280, 800)  # the default size, where the evidence must be readable
         window.show()
         _wait(app, lambda: window.catalog is not None, 30)
         window.open_project(build_demo_project(Path(tmp) / "demo"), feature="81A")
-        _wait(app, lambda: bool(window.hits), 60)
-        window.show_evidence(0)
-        window.evidence_view.selectRow(0)
-        _wait(app, lambda: not window.pdf_view._queue, 10)  # noqa: SLF001
+        _wait(app, lambda: bool(window.state.hits), 60)  # the best paragraph is shown without a click
+        _wait(app, lambda: not window.pdf_view.rendering, 10)
         window.grab().save(str(out / "demo_offline.png"))
 
         # a real grammar, classified by the local server
-        window.apply_settings(AppSettings(provider=PROVIDER_COMPATIBLE, base_url=server.url, model="gpt-4o",
-                                          reranker_model="", reviewer="A. Linguist"))
+        window.apply_settings(AppSettings.local_server(server.url, reviewer="A. Linguist"))
         window.open_project(project_path, feature="81A")
-        _wait(app, lambda: bool(window.hits), 60)
-        window.classify()
-        _wait(app, lambda: "classify" not in window.jobs, 60)
-        row = next((i for i, h in enumerate(window.evidence_model.hits) if h.paragraph.id in window.cited), 0)
-        window.evidence_view.selectRow(row)
-        _wait(app, lambda: not window.pdf_view._queue, 10)  # noqa: SLF001
+        _wait(app, lambda: bool(window.state.hits), 60)
+        window.features.classify()
+        _wait(app, lambda: not window.features.classifying, 60)
+        _wait(app, lambda: not window.pdf_view.rendering, 10)
         window.grab().save(str(out / "main_window.png"))
 
         dialog = window.open_settings()

@@ -1,46 +1,74 @@
-"""The app's settings: plain values in QSettings, the API key in the OS keyring.
+"""The app's settings: the core's own settings objects in QSettings, the API key in the OS keyring.
 
-Why two stores: QSettings is a plain file (or registry) that anyone can read, so it never
-holds a secret; the key goes to the keyring (Keychain, Windows Credential Locker, Secret
-Service).  Where no keyring exists (headless Linux), the key is kept for this session only
-and the settings dialog says so; ``OPENAI_API_KEY`` in the environment also works.
+Why the core's objects: the window used to re-declare every knob under other names and bridge
+them with a helper that silently dropped fields it no longer knew; now :class:`AppSettings`
+holds a :class:`core.llm.settings.LlmSettings` and a
+:class:`core.retrieval.settings.RetrievalSettings`, so a renamed core field fails loudly in the
+dialog and in the tests.  Only values that differ from the core's defaults are stored, so a
+better default in a new version reaches people who never changed it.
+
+Why two stores: QSettings is a plain file (or registry) that anyone can read, so it never holds
+a secret; the key goes to the keyring (Keychain, Windows Credential Locker, Secret Service).
+Where no keyring exists (headless Linux), the key is kept in this process's memory for the
+session and handed to the client directly (:func:`get_api_key`), never through the environment,
+so child processes (the reranker's) never see it.  ``OPENAI_API_KEY`` in the environment also works.
 """
 
 from __future__ import annotations
 
 import getpass
+import json
+import logging
 import os
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
 
 import keyring
 import keyring.errors
 from PySide6.QtCore import QSettings
 
-from core.retrieval.settings import INSTALLED_RERANKER
+from core.llm.settings import KEY_ENV_VARS, KEYRING_SERVICE, LlmSettings
+from core.retrieval.settings import RetrievalSettings
 
-KEYRING_SERVICE = "GrammarLens"
 PROVIDER_OPENAI = "openai"
 PROVIDER_COMPATIBLE = "compatible"
+GROUPS = ("llm", "retrieval")
+_NOT_STORED = {"extra"}  # free-form dicts stay out of the settings file
 
-_session_keys: dict[str, str] = {}  # fallback when the OS has no keyring
-SESSION_KEY_ENV = "GRAMMARLENS_SESSION_KEY"  # how a session-only key reaches core.llm (this process only)
+log = logging.getLogger(__name__)
+_session_keys: dict[str, str] = {}  # keyring account -> key, when the OS has no keyring
+
+# Settings written by GrammarLens before AppSettings held the core's objects: old name -> (group, field).
+# Read once, then removed; an explicit table (checked by a test) rather than a guess by name.
+LEGACY_GROUP = "llm_retrieval"
+LEGACY_KEYS = {
+    "base_url": ("llm", "base_url"), "model": ("llm", "model"), "temperature": ("llm", "temperature"),
+    "request_timeout_s": ("llm", "timeout_s"), "reranker_model": ("retrieval", "reranker"),
+    "reranker_device": ("retrieval", "device"), "bm25_top_k": ("retrieval", "bm25_top"),
+    "rerank_top_k": ("retrieval", "final_top"), "evidence_token_budget": ("retrieval", "budget_tokens"),
+    "reviewer": ("", "reviewer"),
+}
 
 
 @dataclass
 class AppSettings:
-    """Everything the settings dialog edits, with defaults that work out of the box."""
+    """Everything the settings dialog edits; the defaults are the core's and work out of the box."""
 
-    provider: str = PROVIDER_OPENAI  # "openai" or "compatible" (an OpenAI-compatible URL)
-    base_url: str = ""  # only for "compatible", e.g. http://127.0.0.1:8080/v1
-    model: str = "gpt-4o"
-    temperature: float = 0.2  # the paper's setting
-    reranker_model: str = INSTALLED_RERANKER or ""  # empty: BM25 and vocabulary only, no embedding model
-    reranker_device: str = "auto"
-    bm25_top_k: int = 50
-    rerank_top_k: int = 20
-    evidence_token_budget: int = 6000
+    llm: LlmSettings = field(default_factory=LlmSettings)
+    retrieval: RetrievalSettings = field(default_factory=RetrievalSettings)
     reviewer: str = ""
-    request_timeout_s: float = 60.0
+
+    @classmethod
+    def local_server(cls, url: str, *, model: str = "gpt-4o", reranker: str | None = None,
+                     reviewer: str = "", timeout_s: float = 60.0) -> "AppSettings":
+        """Settings for an OpenAI-compatible server (llama.cpp, Ollama...); tests and benches use it too."""
+        return cls(LlmSettings(model=model, base_url=url, timeout_s=timeout_s), RetrievalSettings(reranker=reranker),
+                   reviewer)
+
+    @property
+    def provider(self) -> str:
+        """OpenAI's own API without a server URL, an OpenAI-compatible server with one."""
+        return PROVIDER_COMPATIBLE if (self.llm.base_url or "").strip() else PROVIDER_OPENAI
 
     @property
     def reviewer_name(self) -> str:
@@ -50,8 +78,12 @@ class AppSettings:
     def key_account(self) -> str:
         """The keyring account: one key per provider endpoint."""
         if self.provider == PROVIDER_COMPATIBLE:
-            return f"compatible:{self.base_url.strip()}"
+            return f"compatible:{(self.llm.base_url or '').strip()}"
         return "default"
+
+    def client_settings(self) -> LlmSettings:
+        """The LLM settings as the client needs them: the keyring account follows the endpoint."""
+        return replace(self.llm, keyring_user=self.key_account)
 
 
 def _user_name() -> str:
@@ -61,24 +93,72 @@ def _user_name() -> str:
         return "reviewer"
 
 
+def _coerce(value: Any, default: Any) -> Any:
+    """A stored value in the default's type (an int stored for a float field, say); ValueError if impossible."""
+    if default is None or value is None:
+        return value
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise ValueError(value)
+        return value
+    return type(default)(value)
+
+
+def _load_group(store: QSettings, group: str, defaults: Any) -> Any:
+    changes = {}
+    for f in fields(defaults):
+        key = f"{group}/{f.name}"
+        if f.name in _NOT_STORED or not store.contains(key):
+            continue
+        try:
+            changes[f.name] = _coerce(json.loads(str(store.value(key))), getattr(defaults, f.name))
+        except (TypeError, ValueError):
+            log.warning("ignoring the stored setting %s: %r is not a valid value", key, store.value(key))
+    return replace(defaults, **changes)
+
+
+def _save_group(store: QSettings, group: str, values: Any, defaults: Any) -> None:
+    for f in fields(values):
+        if f.name in _NOT_STORED:
+            continue
+        key, value = f"{group}/{f.name}", getattr(values, f.name)
+        if value == getattr(defaults, f.name):
+            store.remove(key)
+        else:
+            store.setValue(key, json.dumps(value))
+
+
+def _upgrade_legacy(store: QSettings) -> None:
+    """Move settings saved under the old names to the new ones (once; the old group is then removed)."""
+    store.beginGroup(LEGACY_GROUP)
+    old = {k: store.value(k) for k in store.childKeys()}
+    store.endGroup()
+    if not old:
+        return
+    for name, raw in old.items():
+        target = LEGACY_KEYS.get(name)
+        if name == "reranker_model" and raw == "":
+            raw = None  # the old way of saying "no embedding model"
+        elif target is None or raw in (None, ""):
+            continue
+        group, field_name = target  # type: ignore[misc]
+        store.setValue(f"{group}/{field_name}" if group else field_name, json.dumps(raw) if group else raw)
+    store.remove(LEGACY_GROUP)
+
+
 def load_settings(store: QSettings | None = None) -> AppSettings:
     store = store or QSettings()
-    defaults = AppSettings()
-    values = {}
-    for f in fields(AppSettings):
-        raw = store.value(f"llm_retrieval/{f.name}", getattr(defaults, f.name))
-        kind = type(getattr(defaults, f.name))
-        try:
-            values[f.name] = kind(raw)
-        except (TypeError, ValueError):
-            values[f.name] = getattr(defaults, f.name)
-    return AppSettings(**values)
+    _upgrade_legacy(store)
+    llm = _load_group(store, "llm", LlmSettings())
+    retrieval = _load_group(store, "retrieval", RetrievalSettings())
+    return AppSettings(llm, retrieval, str(store.value("reviewer", "") or ""))
 
 
 def save_settings(settings: AppSettings, store: QSettings | None = None) -> None:
     store = store or QSettings()
-    for name, value in asdict(settings).items():
-        store.setValue(f"llm_retrieval/{name}", value)
+    _save_group(store, "llm", settings.llm, LlmSettings())
+    _save_group(store, "retrieval", settings.retrieval, RetrievalSettings())
+    store.setValue("reviewer", settings.reviewer)
     store.sync()
 
 
@@ -88,7 +168,7 @@ def keyring_available() -> bool:
 
 
 def get_api_key(settings: AppSettings) -> str:
-    """The key for the configured provider: keyring, then this session, then OPENAI_API_KEY."""
+    """The key for the configured provider: this session's, then the keyring's, then the environment's."""
     account = settings.key_account
     if account in _session_keys:
         return _session_keys[account]
@@ -100,7 +180,7 @@ def get_api_key(settings: AppSettings) -> str:
         if value:
             return value
     if settings.provider == PROVIDER_OPENAI:
-        return os.environ.get("GRAMMARLENS_API_KEY", "") or os.environ.get("OPENAI_API_KEY", "")
+        return next((os.environ[name] for name in KEY_ENV_VARS if os.environ.get(name)), "")
     return ""
 
 
@@ -128,18 +208,13 @@ def set_api_key(settings: AppSettings, key: str) -> bool:
     return False
 
 
-def session_key_env(settings: AppSettings) -> str | None:
-    """Put a session-only key where core.llm can read it; returns the variable's name (or None)."""
-    key = _session_keys.get(settings.key_account)
-    if not key:
-        os.environ.pop(SESSION_KEY_ENV, None)
-        return None
-    os.environ[SESSION_KEY_ENV] = key
-    return SESSION_KEY_ENV
+def forget_session_keys() -> None:
+    """Drop every key kept for this session only (tests; a person switching machines' accounts)."""
+    _session_keys.clear()
 
 
 def llm_configured(settings: AppSettings) -> bool:
     """True when a classification can be attempted: a local server URL, or an OpenAI key."""
     if settings.provider == PROVIDER_COMPATIBLE:
-        return bool(settings.base_url.strip())
+        return True
     return bool(get_api_key(settings))

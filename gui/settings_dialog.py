@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.llm.settings import LlmSettings
 from core.retrieval.dense import reranker_installed, reranker_missing_hint
 from gui import backend
 from gui.settings import (
@@ -35,20 +36,20 @@ from gui.settings import (
     keyring_available,
     set_api_key,
 )
-from gui.workers import WorkerPool
+from gui.operations import Operation, OperationRunner
 
 
 class SettingsDialog(QDialog):
     """Edits an :class:`AppSettings`; :meth:`result_settings` returns the edited copy."""
 
-    def __init__(self, settings: AppSettings, pool: WorkerPool, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: AppSettings, runner: OperationRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("GrammarLens settings")
         self.setAccessibleName("Settings")
         self.setMinimumWidth(560)
-        self.pool = pool
+        self.runner = runner
         self._original = settings
-        self._test_worker = None
+        self._test: Operation[str] | None = None
         layout = QVBoxLayout(self)
 
         llm = QGroupBox("Language model")
@@ -59,17 +60,17 @@ class SettingsDialog(QDialog):
         self.provider.addItem("OpenAI-compatible server (local or hosted)", PROVIDER_COMPATIBLE)
         self.provider.setAccessibleName("Provider")
         form.addRow("&Provider:", self.provider)
-        self.base_url = QLineEdit(settings.base_url)
+        self.base_url = QLineEdit(settings.llm.base_url or "")
         self.base_url.setPlaceholderText("http://127.0.0.1:8080/v1  (llama.cpp, Ollama, LM Studio, vLLM…)")
         self.base_url.setAccessibleName("Server URL")
         form.addRow("Server &URL:", self.base_url)
-        self.model = QLineEdit(settings.model)
+        self.model = QLineEdit(settings.llm.model)
         self.model.setAccessibleName("Model")
         form.addRow("&Model:", self.model)
         self.temperature = QDoubleSpinBox()
         self.temperature.setRange(0.0, 2.0)
         self.temperature.setSingleStep(0.1)
-        self.temperature.setValue(settings.temperature)
+        self.temperature.setValue(settings.llm.temperature)
         self.temperature.setAccessibleName("Temperature")
         form.addRow("&Temperature:", self.temperature)
         key_row = QHBoxLayout()
@@ -116,7 +117,7 @@ class SettingsDialog(QDialog):
         self.reranker_model.setEditable(True)
         self.reranker_model.addItem("", "")
         self.reranker_model.addItem("all-MiniLM-L6-v2")
-        self.reranker_model.setCurrentText(settings.reranker_model)
+        self.reranker_model.setCurrentText(settings.retrieval.reranker or "")
         self.reranker_model.lineEdit().setPlaceholderText("empty: BM25 only; or a model name or local folder")
         self.reranker_model.setAccessibleName("Reranker model")
         rform.addRow("&Reranker model:", self.reranker_model)
@@ -127,14 +128,14 @@ class SettingsDialog(QDialog):
             rform.addRow("", self.reranker_note)
         self.reranker_device = QComboBox()
         self.reranker_device.addItems(["auto", "cpu", "cuda", "mps"])
-        self.reranker_device.setCurrentText(settings.reranker_device)
+        self.reranker_device.setCurrentText(settings.retrieval.device)
         self.reranker_device.setAccessibleName("Reranker device")
         rform.addRow("Reranker &device:", self.reranker_device)
-        self.bm25_top_k = self._spin(settings.bm25_top_k, 1, 500, "Paragraphs kept after BM25")
+        self.bm25_top_k = self._spin(settings.retrieval.bm25_top, 1, 500, "Paragraphs kept after BM25")
         rform.addRow("Keep after &BM25:", self.bm25_top_k)
-        self.rerank_top_k = self._spin(settings.rerank_top_k, 1, 200, "Paragraphs kept after reranking")
+        self.rerank_top_k = self._spin(settings.retrieval.final_top, 1, 200, "Paragraphs kept after reranking")
         rform.addRow("Keep after re&ranking:", self.rerank_top_k)
-        self.token_budget = self._spin(settings.evidence_token_budget, 500, 200_000, "Evidence token budget")
+        self.token_budget = self._spin(settings.retrieval.budget_tokens, 500, 200_000, "Evidence token budget")
         self.token_budget.setSingleStep(500)
         self.token_budget.setSuffix(" tokens")
         rform.addRow("&Evidence budget:", self.token_budget)
@@ -170,19 +171,15 @@ class SettingsDialog(QDialog):
         self.base_url.setEnabled(compatible)
 
     def result_settings(self) -> AppSettings:
-        return replace(
-            self._original,
-            provider=self.provider.currentData(),
-            base_url=self.base_url.text().strip(),
-            model=self.model.text().strip() or "gpt-4o",
-            temperature=round(self.temperature.value(), 2),
-            reranker_model=self.reranker_model.currentText().strip(),
-            reranker_device=self.reranker_device.currentText(),
-            bm25_top_k=self.bm25_top_k.value(),
-            rerank_top_k=self.rerank_top_k.value(),
-            evidence_token_budget=self.token_budget.value(),
-            reviewer=self.reviewer.text().strip(),
-        )
+        """The edited copy: the core's settings objects with the dialog's values, every other knob kept."""
+        compatible = self.provider.currentData() == PROVIDER_COMPATIBLE
+        llm = replace(self._original.llm, base_url=(self.base_url.text().strip() or None) if compatible else None,
+                      model=self.model.text().strip() or LlmSettings().model,
+                      temperature=round(self.temperature.value(), 2))
+        retrieval = replace(self._original.retrieval, reranker=self.reranker_model.currentText().strip() or None,
+                            device=self.reranker_device.currentText(), bm25_top=self.bm25_top_k.value(),
+                            final_top=self.rerank_top_k.value(), budget_tokens=self.token_budget.value())
+        return AppSettings(llm, retrieval, self.reviewer.text().strip())
 
     def store_key(self) -> bool:
         """Save the typed key for the chosen provider; false when only kept for this session."""
@@ -197,13 +194,9 @@ class SettingsDialog(QDialog):
         self.store_key()
         self.test_button.setEnabled(False)
         self.test_result.setText("Connecting…")
-        self._test_worker = self.pool.start(
-            lambda progress: backend.test_connection(settings),
-            name="test connection",
-            on_result=self._tested,
-            on_error=self._test_failed,
-            on_finished=self._test_finished,
-        )
+        self._test = (Operation(self.runner, lambda progress: backend.test_connection(settings))
+                      .success(self._tested).failure(self._test_failed).finished(self._test_finished)
+                      .run_in_background())
 
     def _tested(self, message: object) -> None:
         self.test_result.setText(f"✓ {message}")

@@ -26,10 +26,12 @@ def gui_store(tmp_path, monkeypatch):
     monkeypatch.delenv("GRAMMARLENS_API_KEY", raising=False)
     from gui import settings as gui_settings
 
-    gui_settings._session_keys.clear()  # noqa: SLF001 - session-only keys must not leak across tests
+    gui_settings.forget_session_keys()  # session-only keys must not leak across tests
     store = QSettings(str(tmp_path / "grammarlens.ini"), QSettings.Format.IniFormat)
     # No embedding model by default: loading torch costs ~10 s per process on CI's two cores.
-    gui_settings.save_settings(gui_settings.AppSettings(reranker_model=""), store)
+    no_model = gui_settings.AppSettings()
+    no_model.retrieval = no_model.retrieval.with_(reranker=None)
+    gui_settings.save_settings(no_model, store)
     return store
 
 

@@ -184,11 +184,13 @@ def test_feature_model_passes_qt_model_checks(qtmodeltester):
 
 # --- settings --------------------------------------------------------------------------
 def test_settings_round_trip_and_the_key_never_lands_in_the_settings_file(gui_store, tmp_path):
-    from gui.settings import AppSettings, PROVIDER_COMPATIBLE, get_api_key, load_settings, save_settings, set_api_key
+    from core.llm.settings import LlmSettings
+    from core.retrieval.settings import RetrievalSettings
+    from gui.settings import AppSettings, get_api_key, load_settings, save_settings, set_api_key
 
-    settings = AppSettings(provider=PROVIDER_COMPATIBLE, base_url="http://127.0.0.1:9/v1", model="llama3",
-                           temperature=0.5, reranker_model="", bm25_top_k=40, rerank_top_k=10,
-                           evidence_token_budget=3000, reviewer="Ana")
+    settings = AppSettings(LlmSettings(model="llama3", base_url="http://127.0.0.1:9/v1", temperature=0.5),
+                           RetrievalSettings(reranker=None, bm25_top=40, final_top=10, budget_tokens=3000),
+                           reviewer="Ana")
     save_settings(settings, gui_store)
     assert load_settings(gui_store) == settings
     set_api_key(settings, "sk-secret-value-123")

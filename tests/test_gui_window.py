@@ -25,8 +25,7 @@ SLOW_MS = 20000
 
 def _local_settings(url: str) -> AppSettings:
     # No embedding model: keeps the suite fast; retrieval is BM25 + vocabulary ranking.
-    return AppSettings(provider=PROVIDER_COMPATIBLE, base_url=url, model="gpt-4o", reranker_model="",
-                       reviewer="Test Reviewer", request_timeout_s=10.0)
+    return AppSettings.local_server(url, model="gpt-4o", reranker=None, reviewer="Test Reviewer", timeout_s=10.0)
 
 
 def _open_with_feature(qtbot, window, path: Path, feature: str = "81A") -> None:
@@ -35,10 +34,9 @@ def _open_with_feature(qtbot, window, path: Path, feature: str = "81A") -> None:
 
 
 def _click_row(qtbot, window, row: int) -> None:
-    view = window.evidence_view
-    rect = view.visualRect(window.evidence_model.index(row, 3))
-    view.scrollTo(window.evidence_model.index(row, 3))
-    rect = view.visualRect(window.evidence_model.index(row, 3))
+    view, model = window.evidence_panel.table, window.evidence_panel.model
+    view.scrollTo(model.index(row, 3))
+    rect = view.visualRect(model.index(row, 3))
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
 
 
@@ -60,20 +58,21 @@ def _assert_outline_on(window, paragraph) -> None:
 def test_demo_project_shows_81A_evidence_offline_and_says_how_to_add_a_model(qtbot, main_window, demo_project):
     window = main_window
     _open_with_feature(qtbot, window, demo_project)
-    assert window.banner.isVisible() and "local" in window.banner_label.text()
-    assert not window.prediction.classify_button.isEnabled()
-    assert window.evidence_model.rowCount() > 0
-    texts = [h.paragraph.text for h in window.hits]
+    assert window.banner.isVisible() and "local" in window.banner.label.text()
+    assert not window.value_panel.classify_button.isEnabled()
+    assert window.evidence_panel.model.rowCount() > 0
+    texts = [h.paragraph.text for h in window.state.hits]
     row = next(i for i, t in enumerate(texts) if "subject-object-verb (SOV)" in t)
     assert row < 3  # the deciding paragraph is near the top
     assert window.pdf_view.highlight_items()  # evidence is highlighted on the pages
     _click_row(qtbot, window, row)
-    _assert_outline_on(window, window.hits[row].paragraph)
-    assert window.page_edit.text() == window.hits[row].paragraph.page_label
+    _assert_outline_on(window, window.state.hits[row].paragraph)
+    bar = window.pdf_toolbar
+    assert bar.page_edit.text() == window.state.hits[row].paragraph.page_label
     # page navigation by printed page number: "ii" is front matter, "3" the third arabic page
-    assert window.go_to_label("ii") and window.pdf_view.current_page == 2
-    assert window.go_to_label("3") and window.labels[window.pdf_view.current_page] == "3"
-    assert not window.go_to_label("999")
+    assert bar.go_to_label("ii") and window.pdf_view.current_page == 2
+    assert bar.go_to_label("3") and window.state.labels[window.pdf_view.current_page] == "3"
+    assert not bar.go_to_label("999")
 
 
 @pytest.mark.slow
@@ -85,29 +84,31 @@ def test_real_grammar_81A_classified_on_local_server_with_review_surviving_reope
     window.apply_settings(_local_settings(llm_server.url))
     assert not window.banner.isVisible()
     _open_with_feature(qtbot, window, real_grammar_project)
-    assert window.evidence_model.rowCount() > 0
-    assert window.prediction.classify_button.isEnabled()
+    panel, model, cited = window.value_panel, window.evidence_panel.model, window.state.cited
+    assert model.rowCount() > 0
+    assert panel.classify_button.isEnabled()
     with qtbot.waitSignal(window.classificationFinished, timeout=SLOW_MS):
-        qtbot.mouseClick(window.prediction.classify_button, Qt.MouseButton.LeftButton)
-    assert window.prediction.value_label.text() == "SOV"
+        qtbot.mouseClick(panel.classify_button, Qt.MouseButton.LeftButton)
+    cited = window.state.cited
+    assert panel.value_label.text() == "SOV"
     assert llm_server.chat_requests, "the window must have asked the local server"
-    assert window.prediction.reasoning.toPlainText()
-    assert window.evidence_model.rowCount() > 0 and window.cited
-    cited_row = next(i for i, h in enumerate(window.evidence_model.hits) if h.paragraph.id in window.cited)
+    assert panel.reasoning.toPlainText()
+    assert model.rowCount() > 0 and cited
+    cited_row = next(i for i, h in enumerate(model.hits) if h.paragraph.id in cited)
     _click_row(qtbot, window, cited_row)
-    _assert_outline_on(window, window.evidence_model.hit(cited_row).paragraph)
+    _assert_outline_on(window, model.hit(cited_row).paragraph)
     kinds = {item.data(0) for item in window.pdf_view.highlight_items()}
     assert {"cited"} <= kinds
 
     # review: override with another value of the set, and a note
-    combo = window.prediction.override_combo
+    combo = panel.override_combo
     combo.setCurrentIndex(combo.findText("SVO"))
     with qtbot.waitSignal(window.reviewStored, timeout=5000):
-        qtbot.mouseClick(window.prediction.override_button, Qt.MouseButton.LeftButton)
-    qtbot.keyClicks(window.prediction.note_edit, "Section 7.1 says SOV; check the texts.")
+        qtbot.mouseClick(panel.override_button, Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(panel.note_edit, "Section 7.1 says SOV; check the texts.")
     with qtbot.waitSignal(window.reviewStored, timeout=5000):
-        qtbot.keyClick(window.prediction.note_edit, Qt.Key.Key_Return)
-    assert window.prediction.value_label.text() == "✎ SVO"
+        qtbot.keyClick(panel.note_edit, Qt.Key.Key_Return)
+    assert panel.value_label.text() == "✎ SVO"
     window.close()
 
     # a fresh window on the same project shows the override and the note, with reviewer and time
@@ -118,9 +119,9 @@ def test_real_grammar_81A_classified_on_local_server_with_review_surviving_reope
     again.show()
     qtbot.waitUntil(lambda: again.catalog is not None, timeout=10000)
     assert again.open_project(real_grammar_project, feature="81A")
-    qtbot.waitUntil(lambda: again.classification is not None, timeout=5000)
-    assert again.prediction.value_label.text() == "✎ SVO"
-    history = again.prediction.review_label.text()
+    qtbot.waitUntil(lambda: again.state.classification is not None, timeout=5000)
+    assert again.value_panel.value_label.text() == "✎ SVO"
+    history = again.value_panel.review_label.text()
     assert "Test Reviewer" in history and "Section 7.1 says SOV" in history and "“SVO”" in history
     assert time.strftime("%Y") in history
     again.close()
@@ -133,21 +134,22 @@ def test_cancelling_an_ingest_leaves_the_project_usable(qtbot, main_window, demo
     window = main_window
     _open_with_feature(qtbot, window, demo_project)
     progressed = []
-    worker = window.ingest_pdf(shared_dir / "grammars" / "078_Papuan_Malay.pdf")
-    assert worker is not None
-    worker.signals.progress.connect(lambda *a: progressed.append(a))
+    operation = window.ingest_pdf(shared_dir / "grammars" / "078_Papuan_Malay.pdf")
+    assert operation is not None
+    operation.progress(lambda *a: progressed.append(a))
     qtbot.waitUntil(lambda: bool(progressed), timeout=SLOW_MS)
-    assert window.cancel_button.isVisible()
+    cancel = window.task_bar.cancel_button
+    assert cancel.isVisible()
     with qtbot.waitSignal(window.ingestFinished, timeout=SLOW_MS) as finished:
-        qtbot.mouseClick(window.cancel_button, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(cancel, Qt.MouseButton.LeftButton)
     assert finished.args == [False]
-    assert not window.cancel_button.isVisible()
+    assert not cancel.isVisible()
     with open_project(demo_project) as project:
         assert len(repository.list_documents(project)) == 1
     # still usable: pick another feature and get evidence for it
     with qtbot.waitSignal(window.retrievalFinished, timeout=SLOW_MS):
         window.select_feature("GB107")
-    assert window.document is not None and window.pdf_view.page_count == 11
+    assert window.state.document is not None and window.pdf_view.page_count == 11
 
 
 def test_broken_pdf_shows_a_message_that_says_what_to_do(qtbot, main_window, demo_project, tmp_path):
@@ -161,7 +163,7 @@ def test_broken_pdf_shows_a_message_that_says_what_to_do(qtbot, main_window, dem
     assert box is not None and box.isVisible()
     assert "broken grammar.pdf" in box.windowTitle() or "broken grammar.pdf" in box.text()
     assert box.informativeText()  # the hint: what to do about it
-    assert window.document is not None  # the demo grammar is still shown
+    assert window.state.document is not None  # the demo grammar is still shown
     box.close()
 
 
@@ -170,12 +172,12 @@ def test_closing_the_window_during_a_classification_cancels_cleanly(qtbot, main_
     window = main_window
     window.apply_settings(_local_settings(llm_server.url))
     _open_with_feature(qtbot, window, demo_project)
-    window.classify()
-    assert "classify" in window.jobs
+    assert window.features.classify() is not None
+    assert window.features.classifying
     started = time.perf_counter()
     window.close()
     assert time.perf_counter() - started < 15
-    assert window.pool.live == [] and window.project is None
+    assert window.runner.pool.live == [] and window.projects.project is None
 
 
 def test_settings_dialog_tests_the_connection_to_a_local_server(qtbot, main_window, llm_server):
@@ -186,11 +188,12 @@ def test_settings_dialog_tests_the_connection_to_a_local_server(qtbot, main_wind
     qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: dialog.test_result.text().startswith(("✓", "✗")), timeout=SLOW_MS)
     assert dialog.test_result.text().startswith("✓"), dialog.test_result.text()
+    qtbot.waitUntil(dialog.test_button.isEnabled, timeout=SLOW_MS)
     dialog.base_url.setText("http://127.0.0.1:9/v1")  # nothing listens on the discard port
     qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: dialog.test_result.text().startswith("✗"), timeout=SLOW_MS)
     dialog.accept()
-    assert window.settings.base_url == "http://127.0.0.1:9/v1" and not window.banner.isVisible()
+    assert window.settings.llm.base_url == "http://127.0.0.1:9/v1" and not window.banner.isVisible()
 
 
 def test_window_restores_its_layout_and_has_shortcuts_and_accessible_names(qtbot, main_window, gui_store):
@@ -232,19 +235,23 @@ def test_text_search_finds_highlights_and_steps_through_matches(qtbot, main_wind
     window = main_window
     _open_with_feature(qtbot, window, demo_project)
     word = "verb"
-    with pymupdf.open(window.document.path) as doc:
+    with pymupdf.open(window.state.document.path) as doc:
         expected = sum(len(page.search_for(word)) for page in doc)
     assert expected > 1
-    window.text_search.setText(word)
-    window._text_search_entered()
-    qtbot.waitUntil(lambda: "search" not in window.jobs and bool(window.search_hits), timeout=10_000)
-    assert len(window.search_hits) == expected
-    assert window.search_label.text().strip() == f"1/{expected}"
-    first_page = window.search_hits[window.search_index][0]
+    bar = window.pdf_toolbar
+    bar.find_edit.setText(word)
+    start = window.pdf_view.current_page  # on the best evidence paragraph: the search goes on from there
+    with qtbot.waitSignal(bar.matchesChanged, timeout=10_000):
+        qtbot.keyClick(bar.find_edit, Qt.Key.Key_Return)
+    assert len(bar.matches) == expected
+    first = next(i for i, (page, _rect) in enumerate(bar.matches) if page >= start) + 1
+    assert bar.find_label.text().strip() == f"{first}/{expected}"
+    first_page = bar.matches[bar.match_index][0]
     assert window.pdf_view.current_page == first_page
-    window._step_search(1)
-    assert window.search_label.text().strip() == f"2/{expected}"
-    window.text_search.setText("zzzqqq-not-in-the-grammar")
-    window._text_search_entered()
-    qtbot.waitUntil(lambda: "search" not in window.jobs and window.search_label.text().strip() == "no match",
-                    timeout=10_000)
+    assert {item.data(0) for item in window.pdf_view.highlight_items()} >= {"search"}
+    window.act_next_hit.trigger()  # F3
+    assert bar.find_label.text().strip() == f"{first % expected + 1}/{expected}"
+    bar.find_edit.setText("zzzqqq-not-in-the-grammar")
+    with qtbot.waitSignal(bar.matchesChanged, timeout=10_000):
+        bar.find(bar.find_edit.text())
+    assert bar.find_label.text().strip() == "no match"

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from core.store import open_project
-from gui.settings import PROVIDER_COMPATIBLE, AppSettings
+from gui.settings import AppSettings
 from tests.fixtures_profile import PROFILE_FEATURES
 
 pytestmark = [
@@ -34,23 +34,27 @@ def test_batch_cancel_resume_agreement_and_screenshot(qtbot, main_window, real_g
                                                       shared_dir) -> None:
     window = main_window
     window.resize(1500, 980)
-    window.apply_settings(AppSettings(provider=PROVIDER_COMPATIBLE, base_url=canned_answers.url, model="gpt-4o",
-                                      reranker_model="", reviewer="Test Reviewer", request_timeout_s=10.0))
+    window.apply_settings(AppSettings.local_server(canned_answers.url, reviewer="Test Reviewer", timeout_s=10.0))
     assert window.open_project(real_grammar_project)
     view = window.show_profile_view()
     window.resizeDocks([window.profile_dock], [470], Qt.Orientation.Vertical)
     assert window.profile_dock.isVisible() and view.project_path == real_grammar_project
-    view.set_feature_set(",".join(PROFILE_FEATURES))
-    view.update_estimate()
+    with qtbot.waitSignal(view.estimateShown, timeout=WAIT_MS):
+        view.set_feature_set(",".join(PROFILE_FEATURES))
     assert "12 feature(s)" in view.estimate_label.text() and "free (local server)" in view.estimate_label.text()
 
     # start, cancel after a few features, resume
     canned_answers.enqueue(*[{"delay": 0.5}] * 12)
     with qtbot.waitSignal(view.batchFinished, timeout=WAIT_MS) as blocker:
-        worker = view.start_batch()
-        assert worker is not None and view.running
+        batch = view.start_batch()
+        assert batch is not None and view.running
         # press Cancel once a feature is stored (at most four more requests are in flight then)
-        worker.signals.progress.connect(lambda done, total, message: view.cancel_batch() if done >= 1 else None)
+        def cancel_after_one(done: int, total: int, message: str) -> None:
+            if done >= 1:
+                view.cancel_batch()
+
+        view.batchProgress.connect(cancel_after_one)
+    view.batchProgress.disconnect(cancel_after_one)
     assert blocker.args == ["cancelled"] and view.run_button.text() == "Resume batch"
     first = _stored(real_grammar_project)
     assert 1 <= sum(first.values()) <= 8 and max(first.values()) == 1
@@ -84,9 +88,10 @@ def test_batch_cancel_resume_agreement_and_screenshot(qtbot, main_window, real_g
     # jump to evidence: a double-click opens the feature (the polar complex for GB263) in the main window
     proxy_row = next(r for r in range(view.proxy.rowCount()) if view.proxy.index(r, 0).data() == "GB263")
     view.table.doubleClicked.emit(view.proxy.index(proxy_row, 0))
-    assert window.feature is not None and window.feature.id == "116A*"
-    assert window.classification is not None and window.classification.feature_id == "116A*"
-    first_cited = next(h.paragraph for h in window.evidence_model.hits if h.paragraph.id in window.cited)
+    state = window.state
+    assert state.feature is not None and state.feature.id == "116A*"
+    assert state.classification is not None and state.classification.feature_id == "116A*"
+    first_cited = next(h.paragraph for h in window.evidence_panel.model.hits if h.paragraph.id in state.cited)
     cited_page = min(r.pdf_page for r in first_cited.rects)
     assert abs(window.pdf_view.current_page - cited_page) <= 1  # the PDF went to the cited paragraph
     view.table.selectRow(proxy_row)
@@ -97,27 +102,32 @@ def test_batch_cancel_resume_agreement_and_screenshot(qtbot, main_window, real_g
 
 def test_evidence_only_batch_and_bibtex_dialog(qtbot, main_window, real_grammar_project, llm_server) -> None:
     window = main_window
-    window.settings = AppSettings(reranker_model="")
+    window.apply_settings(AppSettings(retrieval=AppSettings().retrieval.with_(reranker=None)))
     assert window.open_project(real_grammar_project)
     view = window.show_profile_view()
     view.set_feature_set("81A,GB107")
-    view.mode_combo.setCurrentIndex(view.mode_combo.findData("retrieval"))
+    with qtbot.waitSignal(view.estimateShown, timeout=WAIT_MS):
+        view.mode_combo.setCurrentIndex(view.mode_combo.findData("retrieval"))
     assert "no model is asked" in view.estimate_label.text()
     with qtbot.waitSignal(view.batchFinished, timeout=WAIT_MS) as blocker:
         view.start_batch()
     assert blocker.args == ["done"] and llm_server.chat_requests == []
     statuses = {view.model.entry(r).feature_id: view.model.entry(r).status for r in range(view.model.rowCount())}
     assert statuses == {"81A": "evidence only", "GB107": "evidence only"}
-    dialog = view.edit_bibtex()
-    assert dialog.editor.toPlainText().startswith("@book{dolatian2023")
-    dialog.editor.setPlainText("@book{broken, title = {x}")
     from PySide6.QtWidgets import QDialogButtonBox
 
-    box = dialog.findChild(QDialogButtonBox)
-    box.button(QDialogButtonBox.StandardButton.Save).click()
+    dialog = view.edit_bibtex()
+    with qtbot.waitSignal(dialog.loaded, timeout=WAIT_MS):
+        pass
+    assert dialog.editor.toPlainText().startswith("@book{dolatian2023")
+    dialog.editor.setPlainText("@book{broken, title = {x}")
+    save = dialog.buttons.button(QDialogButtonBox.StandardButton.Save)
+    with qtbot.waitSignal(dialog.saveFailed, timeout=WAIT_MS):
+        save.click()
     assert dialog.error.text() and dialog.isVisible()
     dialog.editor.setPlainText("@book{vaux2023, title = {A grammar of Iranian Armenian}, year = {2023}}")
-    box.button(QDialogButtonBox.StandardButton.Save).click()
+    with qtbot.waitSignal(dialog.accepted, timeout=WAIT_MS):
+        save.click()
     assert not dialog.isVisible()
     from gui.profile_backend import get_bibtex
 

@@ -179,9 +179,12 @@ def _error_detail(exc: openai.APIError) -> str:
     return getattr(exc, "message", None) or str(exc)
 
 
-def test_connection(settings: LlmSettings) -> str:  # noqa: D401 - not a pytest test
-    """Ask the model for a one-word reply; return a line saying it works (or raise LlmError)."""
-    client = LlmClient(settings)
+def test_connection(settings: LlmSettings, api_key: str | None = None) -> str:  # noqa: D401 - not a pytest test
+    """Ask the model for a one-word reply; return a line saying it works (or raise LlmError).
+
+    ``api_key`` is for a key the caller holds (the app's session-only key); else it is looked up.
+    """
+    client = LlmClient(settings, api_key=api_key)
     reply = client.complete([{"role": "user", "content": "Reply with the single word: ready"}])
     text = " ".join(reply.content.split())[:60]
     return (f"Connected to {settings.public_base_url()} with model {reply.model!r} "

@@ -43,6 +43,7 @@ class BatchSettings:
     llm: object | None = None  # LlmSettings; None in retrieval mode
     retrieval: object | None = None  # RetrievalSettings; None = defaults
     concurrency: int = 4
+    api_key: str | None = field(default=None, repr=False)  # a key the caller holds; never stored (see public)
 
     def public(self) -> dict:
         """What is stored with the job and decides whether a later run resumes it (never a key)."""
@@ -212,7 +213,7 @@ def run_job(project_path: str | Path, job_id: int, settings: BatchSettings,
     if settings.mode == "llm" and todo:
         from core.llm import LlmClient, LlmSettings
 
-        client = LlmClient(settings.llm or LlmSettings())
+        client = LlmClient(settings.llm or LlmSettings(), api_key=settings.api_key)
     stop = threading.Event()
     fatal: list[BaseException] = []
 

@@ -1,15 +1,17 @@
-"""The predicted value, the model's reasoning, and the reviewer's actions on it.
+"""The value & review panel: the feature's value, the model's reasoning, and the reviewer's actions.
 
-The panel only shows what it is given and emits what the reviewer asked for; the main window
-stores reviews through core (it owns the project connection).
+The panel only shows what it is given and emits what the reviewer asked for; the feature
+controller stores reviews through core.  It is the place where the linguist's own coding grows
+(a value set by hand, pins, a coding pass): the value row, the review box and the history line
+are separate blocks so that new controls slot in between them.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Sequence
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont, QKeySequence
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -24,8 +26,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.catalog.model import Feature
+from gui.review import ClassificationView
 
-class PredictionPanel(QWidget):
+
+class ValuePanel(QWidget):
     """Value + reasoning + accept / override / note."""
 
     classifyRequested = Signal()
@@ -120,7 +125,7 @@ class PredictionPanel(QWidget):
             self.noteRequested.emit(text)
 
     # --- state ------------------------------------------------------------------------
-    def set_feature(self, feature: Any | None, values: Sequence[str] = ()) -> None:
+    def set_feature(self, feature: Feature | None, values: Sequence[str] = ()) -> None:
         self.feature_label.setText(f"{feature.id}  {feature.name}" if feature else "Pick a feature on the left.")
         self.override_combo.clear()
         self.override_combo.addItems(list(values))
@@ -151,8 +156,26 @@ class PredictionPanel(QWidget):
         self.value_label.setToolTip(f"Overridden by a reviewer; the model said: {self._model_value}")
         self.meta_label.setText(f"model said: {self._model_value} · {self._meta}")
 
+    def show_view(self, view: ClassificationView | None) -> None:
+        """Show a classification as :func:`gui.review.describe` put it, or nothing (None)."""
+        if view is None:
+            self.show_classification(None)
+        else:
+            self.show_classification(view.value, view.reasoning, view.meta)
+
+    def show_history(self, lines: Sequence[str], overridden: str | None) -> None:
+        """The reviews, newest first; a reviewer's override replaces the model's value on display."""
+        self.show_reviews(lines)
+        if overridden:
+            self.show_override(overridden)
+
     def show_reviews(self, lines: Sequence[str]) -> None:
         self.review_label.setText("\n".join(lines))
 
-    def shortcut_hint(self) -> str:
-        return QKeySequence("Ctrl+Return").toString(QKeySequence.SequenceFormat.NativeText)
+    def focus_note(self) -> None:
+        self.note_edit.setFocus()
+
+    def review_stored(self, action: str) -> None:
+        """A review was saved: a note's text is done with."""
+        if action == "note":
+            self.note_edit.clear()

@@ -1,0 +1,163 @@
+"""The project's lifecycle in the window: open, create, close, ingest a grammar, take a dropped file.
+
+Why a controller of its own: these steps decide which project file is touched (a dropped PDF
+while only the demo is open gets a new project; a failed ingest leaves no empty project
+behind), which is easy to break when it is mixed with widget code.  It owns the window's one
+read connection to the project (on the UI thread) and the project part of the
+:class:`gui.window_state.WindowState`; the window listens to its signals and redraws.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable
+
+from PySide6.QtCore import QObject, QSettings, Signal
+
+from core.errors import GrammarLensError
+from core.store import PROJECT_SUFFIX, ProjectDatabase, create_project, open_project, repository
+from gui import backend, projects
+from gui.operations import Operation, OperationRunner
+from gui.window_state import WindowState
+
+
+class ProjectController(QObject):
+    """Opens and closes projects and adds grammars to them; reports through signals."""
+
+    opened = Signal(str)  # project path
+    aboutToClose = Signal()  # the window saves the project's page and feature now
+    closed = Signal()
+    documentsChanged = Signal(object)  # id of the document to show now, or None
+    ingestFinished = Signal(bool)  # true when a grammar was added
+    failed = Signal(str, object)  # title, exception
+    message = Signal(str, int)  # status-bar text, milliseconds
+
+    def __init__(self, state: WindowState, runner: OperationRunner, store: QSettings,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.state, self.runner, self.store = state, runner, store
+        self.project: ProjectDatabase | None = None
+        self._ingest: Operation | None = None
+
+    # ------------------------------------------------------------------ open and close
+    def open(self, path: str | Path) -> bool:
+        """Open a project file; false (after ``failed``) when it is not a usable project."""
+        target = Path(path)
+        try:
+            project = open_project(target)
+        except GrammarLensError as exc:
+            projects.forget_project(target, self.store)
+            self.failed.emit("Cannot open this project", exc)
+            return False
+        self.close()
+        self.project = project
+        self.state.open_project(target, repository.list_documents(project))
+        projects.remember_project(target, self.store)
+        self.opened.emit(str(target))
+        return True
+
+    def close(self) -> None:
+        if self.project is None:
+            return
+        self.aboutToClose.emit()
+        self.project.close()
+        self.project = None
+        self.state.close_project()
+        self.closed.emit()
+
+    def new(self, path: Path) -> bool:
+        """Create an empty project at ``path`` (the suffix is added when missing) and open it."""
+        if path.suffix != PROJECT_SUFFIX:
+            path = path.with_suffix(PROJECT_SUFFIX)
+        try:
+            create_project(path).close()
+        except GrammarLensError as exc:
+            self.failed.emit("Cannot create the project", exc)
+            return False
+        return self.open(path)
+
+    def language_name(self) -> str:
+        """The language of the open project, or the file's name when none is recorded."""
+        if self.project is None or self.state.project_path is None:
+            return ""
+        language = repository.get_language(self.project)
+        return language.name if language else self.state.project_path.stem
+
+    def page_labels(self, document_id: int) -> dict[int, str]:
+        return repository.page_labels(self.project, document_id) if self.project is not None else {}
+
+    def reload_documents(self, show_id: int | None = None) -> None:
+        if self.project is not None:
+            self.state.set_documents(repository.list_documents(self.project))
+            self.documentsChanged.emit(show_id)
+
+    # ------------------------------------------------------------------ ingest
+    @property
+    def ingesting(self) -> bool:
+        return self._ingest is not None and self._ingest.running
+
+    def ingest(self, pdf_path: Path, project_path: Path | None = None) -> Operation | None:
+        """Read a PDF into the open project, or into a new one when none (or only the demo) is open."""
+        if self.ingesting:
+            self.message.emit("A grammar is already being read; wait for it or cancel it.", 5000)
+            return None
+        target = project_path or self.state.project_path
+        if target is None or projects.is_demo_project(target):
+            target = projects.project_for_pdf(pdf_path)
+        opening_other = target != self.state.project_path
+        added = [False]
+        self.message.emit(f"Reading {pdf_path.name}…", 0)
+
+        def done(document_id: int) -> None:
+            added[0] = True
+            self.message.emit(f"Added {pdf_path.name}.", 8000)
+            if opening_other or self.project is None:
+                self.open(target)
+            else:
+                self.reload_documents(int(document_id))
+
+        def failed(exc: BaseException) -> None:
+            if opening_other:
+                discard_empty_project(target)
+            self.failed.emit(f"Cannot read {pdf_path.name}", exc)
+
+        def cancelled() -> None:
+            if opening_other:
+                discard_empty_project(target)
+            self.message.emit("Reading the grammar was cancelled; the project is as it was.", 8000)
+
+        self._ingest = (Operation(self.runner, lambda progress: backend.ingest(target, pdf_path, progress))
+                        .success(done).failure(failed).cancelled(cancelled)
+                        .finished(lambda: self.ingestFinished.emit(added[0]))
+                        .with_progress(f"Reading {pdf_path.name}").run_in_background())
+        return self._ingest
+
+    # ------------------------------------------------------------------ drag and drop
+    @staticmethod
+    def accepts(paths: Iterable[Path]) -> bool:
+        """True when a drop holds a grammar PDF or a project file."""
+        return any(p.suffix.lower() == ".pdf" or p.suffix == PROJECT_SUFFIX for p in paths)
+
+    def drop(self, paths: Iterable[Path]) -> bool:
+        """Ingest the first dropped PDF or open the first dropped project; true when one was taken."""
+        for path in paths:
+            if path.suffix.lower() == ".pdf":
+                self.ingest(path)
+                return True
+            if path.suffix == PROJECT_SUFFIX:
+                return self.open(path)
+        return False
+
+
+def discard_empty_project(path: Path) -> None:
+    """A project created only for a failed ingest holds nothing; don't leave it lying around."""
+    if not path.exists():
+        return
+    try:
+        with open_project(path) as project:
+            empty = not repository.list_documents(project)
+    except GrammarLensError:
+        return
+    if empty:
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
