@@ -13,7 +13,7 @@ import re
 import pytest
 
 from core.catalog import load_catalog
-from core.llm import LlmClient, feature_of as as_spec
+from core.llm import LlmClient, feature_of
 from core.llm.bench_rag import load_items, parse_pages, run_bench
 from core.llm.metrics import scores
 
@@ -26,7 +26,7 @@ def _language_of(request: dict) -> str:
 
 
 def _gold_by_language(shared_dir, feature_id: str) -> dict[str, dict[str, str]]:
-    return {it.language: it.gold for it in load_items(shared_dir / "bench" / "rag", as_spec(feature_id))}
+    return {it.language: it.gold for it in load_items(shared_dir / "bench" / "rag", feature_of(feature_id))}
 
 
 def test_metrics_match_hand_computation() -> None:
@@ -48,7 +48,7 @@ def test_gold_answers_give_f1_one_for_polar_questions(shared_dir, llm_server, ll
     llm_server.json_schema = "reject"  # the paper's "Conclusion:" format, after the automatic fallback
     llm_server.answer_fn = lambda r: "Reasoning.\nConclusion: " + ", ".join(
         f"{names[k]}: {v}" for k, v in gold[_language_of(r)].items())
-    report = run_bench(shared_dir / "bench" / "rag", as_spec("116A*"), LlmClient(llm_settings), config="rag",
+    report = run_bench(shared_dir / "bench" / "rag", feature_of("116A*"), LlmClient(llm_settings), config="rag",
                        ranking="paper", limit=10)
     assert len(report.results) == 10 and not any(r.error for r in report.results)
     assert set(report.scores) == {gb for gb, _ in POLAR_STRATEGIES}
@@ -62,7 +62,7 @@ def test_gold_answers_give_f1_one_for_polar_questions(shared_dir, llm_server, ll
 def test_known_confusion_baseline_gb107(shared_dir, llm_server, llm_settings) -> None:
     """Answering "1" for every grammar: 44 gold 1, 28 gold 0, 2 not mentioned (74 grammars)."""
     llm_server.answer_fn = lambda r: '{"reasoning": "guess", "value": "1"}'
-    report = run_bench(shared_dir / "bench" / "rag", as_spec("GB107"), LlmClient(llm_settings), config="baseline")
+    report = run_bench(shared_dir / "bench" / "rag", feature_of("GB107"), LlmClient(llm_settings), config="baseline")
     s = report.scores["GB107"]
     f1_one = 2 * (44 / 74) * 1.0 / (44 / 74 + 1.0)
     assert s.n == 74
