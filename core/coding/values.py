@@ -62,3 +62,21 @@ def _features_with_label(text: str, other_than: str) -> list[str]:
     key = text.casefold()
     return [f.id for f in load_catalog().features if f.id != other_than
             and any(label.casefold() == key for _c, label in f.values)]
+
+
+def value_choices(feature_id: str) -> list[tuple[str, str, str]]:
+    """(key, code, label) for each value a coder can type, "?" last: what digit keys choose in a coding pass.
+
+    The key is the code itself when every code is one digit (WALS 81A: 1 = SOV ... 7; Grambank: 0 = absent,
+    1 = present), so a key always means what the databases' codes mean; otherwise the n-th value gets
+    key n (1-9).  Values past the ninth have no key ("") and are chosen from the list.
+    """
+    feature = codable_feature(feature_id)
+    codes = [code for code, _label in feature.values]
+    by_code = all(len(c) == 1 and c.isdigit() for c in codes) and len(set(codes)) == len(codes)
+    out = []
+    for n, (code, label) in enumerate(feature.values, start=1):
+        key = code if by_code else (str(n) if n <= 9 else "")
+        out.append((key, code, label))
+    out.append((UNKNOWN_CODE, UNKNOWN_CODE, NOT_ENOUGH_INFORMATION))
+    return out

@@ -186,3 +186,12 @@ def test_migration_5_keeps_the_reviews_of_old_projects(tmp_path) -> None:
         assert entries["GB263"].is_unknown and entries["GB260"].status == "accepted"
         # undo works on migrated history too
         assert coding.undo(project, "81A").code == "2" and coding.undo(project, "81A").code == "1"
+
+
+def test_value_keys_follow_the_databases_codes() -> None:
+    assert coding.value_choices("GB020") == [("0", "0", "absent"), ("1", "1", "present"),
+                                             ("?", "?", "Not enough information")]
+    keys = [k for k, _c, _l in coding.value_choices("81A")]
+    assert keys == ["1", "2", "3", "4", "5", "6", "7", "?"]
+    with pytest.raises(GrammarLensError):
+        coding.value_choices("116A*")
