@@ -4,8 +4,9 @@ It lives in the app (not under tests/) because ``bench gui``, ``bench batch`` an
 script run against it, and the frozen app excludes the tests package.
 
 It is a stdlib ``ThreadingHTTPServer`` in a background thread that speaks enough of the
-protocol for the ``openai`` package (``POST /v1/chat/completions``, ``GET /v1/models``) and can
-be scripted to misbehave, so the whole LLM path is exercised over real HTTP.
+protocol for the ``openai`` package (``POST /v1/chat/completions``, ``GET /v1/models``, and the
+Batch API: ``POST /v1/files``, ``GET /v1/files/ID/content``, ``POST /v1/batches``, ``GET
+/v1/batches/ID``) and can be scripted to misbehave, so the whole LLM path is exercised over real HTTP.
 
 API (the ``llm_server`` fixture in ``tests/fixtures_llm.py`` yields a reset instance)::
 
@@ -22,6 +23,10 @@ API (the ``llm_server`` fixture in ``tests/fixtures_llm.py`` yields a reset inst
     server.context_limit = 2000            # prompts over this many tokens (chars/4) get a 400
     server.requests                        # JSON bodies received, in order (with "_auth")
     server.reset()                         # back to defaults (the fixture does this per test)
+    server.batch_outcome = "completed" | "failed" | "expired"   # how the next batches end
+    server.batch_polls = 1                 # retrievals that still show "in_progress" before the end
+    server.batch_line_errors = {"custom id"}   # these requests get an error line in the error file
+    server.files, server.batches           # what was uploaded and created
 
 A rule's answer cites the prompt paragraphs whose text contains the rule's text (or
 ``cite=[numbers]``).  JSON-schema requests get a JSON object that fits the schema; others get
@@ -64,6 +69,11 @@ class _State:
     models: set[str] | None = None
     require_key: str | None = None
     context_limit: int | None = None
+    files: dict[str, dict] = field(default_factory=dict)  # id -> {"content": bytes, "filename", "purpose", ...}
+    batches: dict[str, dict] = field(default_factory=dict)  # id -> the Batch object (JSON) plus "_polls"
+    batch_outcome: str = "completed"
+    batch_polls: int = 1
+    batch_line_errors: set[str] = field(default_factory=set)
 
 
 class OpenAIStubServer:
@@ -128,6 +138,95 @@ class OpenAIStubServer:
     def chat_requests(self) -> list[dict]:
         return [r for r in self._state.requests if r.get("_path", "").endswith("chat/completions")]
 
+    # -- the Batch API -----------------------------------------------------------------------
+    def add_file(self, content: bytes, filename: str, purpose: str) -> dict:
+        with self._lock:
+            file_id = f"file-{len(self._state.files) + 1:06d}"
+            self._state.files[file_id] = {"content": content, "filename": filename, "purpose": purpose,
+                                          "created_at": int(time.time())}
+        return self.file_object(file_id)
+
+    def file_object(self, file_id: str) -> dict:
+        f = self._state.files[file_id]
+        return {"id": file_id, "object": "file", "bytes": len(f["content"]), "created_at": f["created_at"],
+                "filename": f["filename"], "purpose": f["purpose"], "status": "processed"}
+
+    def create_batch(self, request: dict) -> tuple[int, dict]:
+        input_id = str(request.get("input_file_id", ""))
+        if input_id not in self._state.files:
+            return 400, {"error": {"message": f"No such File object: {input_id}", "type": "invalid_request_error"}}
+        if request.get("endpoint") != "/v1/chat/completions":
+            return 400, {"error": {"message": f"Unsupported endpoint {request.get('endpoint')!r}",
+                                   "type": "invalid_request_error"}}
+        lines = [ln for ln in self._state.files[input_id]["content"].splitlines() if ln.strip()]
+        with self._lock:
+            batch_id = f"batch_{len(self._state.batches) + 1:06d}"
+            self._state.batches[batch_id] = {
+                "id": batch_id, "object": "batch", "endpoint": request["endpoint"], "input_file_id": input_id,
+                "completion_window": request.get("completion_window", "24h"), "status": "validating",
+                "created_at": int(time.time()), "output_file_id": None, "error_file_id": None, "errors": None,
+                "request_counts": {"total": len(lines), "completed": 0, "failed": 0},
+                "metadata": request.get("metadata"), "_polls": 0,
+            }
+        return 200, self.batch_object(batch_id)
+
+    def batch_object(self, batch_id: str) -> dict:
+        return {k: v for k, v in self._state.batches[batch_id].items() if not k.startswith("_")}
+
+    def poll_batch(self, batch_id: str) -> dict:
+        """A retrieval: the batch advances validating -> in_progress -> its scripted outcome."""
+        batch = self._state.batches[batch_id]
+        if batch["status"] in ("completed", "failed", "expired", "cancelled"):
+            return self.batch_object(batch_id)
+        batch["_polls"] += 1
+        if batch["_polls"] <= self._state.batch_polls:
+            batch["status"] = "in_progress"
+            batch.setdefault("in_progress_at", int(time.time()))
+            return self.batch_object(batch_id)
+        outcome = self._state.batch_outcome
+        now = int(time.time())
+        if outcome == "failed":
+            batch.update(status="failed", failed_at=now, errors={"object": "list", "data": [
+                {"code": "invalid_json_line", "message": "This line is not parseable as valid JSON.", "line": 1,
+                 "param": None}]})
+            return self.batch_object(batch_id)
+        self._run_batch(batch, partial=outcome == "expired")
+        if outcome == "expired":
+            batch.update(status="expired", expired_at=now)
+        else:
+            batch.update(status="completed", completed_at=now)
+        return self.batch_object(batch_id)
+
+    def _run_batch(self, batch: dict, *, partial: bool) -> None:
+        """Answer every request line as the chat endpoint would; an expired batch answers only half."""
+        lines = [ln for ln in self._state.files[batch["input_file_id"]]["content"].splitlines() if ln.strip()]
+        if partial:
+            lines = lines[: len(lines) // 2]
+        out, errors = [], []
+        for i, line in enumerate(lines):
+            request = json.loads(line)
+            custom_id = request.get("custom_id")
+            if custom_id in self._state.batch_line_errors:
+                errors.append({"id": f"batch_req_{i}", "custom_id": custom_id, "response": None,
+                               "error": {"code": "server_error", "message": "The request could not be processed."}})
+                continue
+            body = request.get("body") or {}
+            content, completion_tokens = self.answer(body)
+            prompt_tokens = sum(len(str(m.get("content", ""))) for m in body.get("messages", [])) // 4
+            out.append({"id": f"batch_req_{i}", "custom_id": custom_id, "error": None, "response": {
+                "status_code": 200, "request_id": f"req_{i}", "body": {
+                    "id": f"chatcmpl-{i}", "object": "chat.completion", "created": int(time.time()),
+                    "model": body.get("model", ""), "choices": [{"index": 0, "finish_reason": "stop", "message": {
+                        "role": "assistant", "content": content}}],
+                    "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                              "total_tokens": prompt_tokens + completion_tokens}}}})
+        if out:
+            batch["output_file_id"] = self.add_file(_jsonl(out), "batch_output.jsonl", "batch_output")["id"]
+        if errors:
+            batch["error_file_id"] = self.add_file(_jsonl(errors), "batch_errors.jsonl", "batch_output")["id"]
+        batch["request_counts"] = {"total": batch["request_counts"]["total"], "completed": len(out),
+                                   "failed": len(errors)}
+
     # -- answering ---------------------------------------------------------------------------
     def _next_behaviour(self) -> dict | None:
         with self._lock:
@@ -168,11 +267,30 @@ class OpenAIStubServer:
         return content, max(1, len(content) // 4)
 
 
+def _multipart_fields(content_type: str, raw: bytes) -> dict[str, tuple[str | None, bytes]]:
+    """name -> (filename, bytes) of a multipart/form-data body (what ``files.create`` uploads)."""
+    from email.parser import BytesParser
+    from email.policy import HTTP
+
+    message = BytesParser(policy=HTTP).parsebytes(b"Content-Type: " + content_type.encode("latin-1") + b"\r\n\r\n"
+                                                  + raw)
+    fields: dict[str, tuple[str | None, bytes]] = {}
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        if name:
+            fields[str(name)] = (part.get_filename(), part.get_payload(decode=True) or b"")
+    return fields
+
+
 def _schema_of(request: dict) -> dict | None:
     fmt = request.get("response_format") or {}
     if fmt.get("type") == "json_schema":
         return (fmt.get("json_schema") or {}).get("schema") or {}
     return None
+
+
+def _jsonl(rows: list[dict]) -> bytes:
+    return b"".join(json.dumps(r).encode("utf-8") + b"\n" for r in rows)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -185,16 +303,55 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802 - http.server naming
         api = self.server_api
         api._state.requests.append({"_path": self.path, "_auth": self.headers.get("Authorization", "")})
-        if self.path.rstrip("/").endswith("/models"):
+        path = self.path.split("?")[0].rstrip("/")
+        parts = path.split("/")
+        if path.endswith("/models"):
             names = sorted(api.models) if api.models else ["stub-model"]
             self._json(200, {"object": "list", "data": [{"id": n, "object": "model", "owned_by": "stub"} for n in names]})
+        elif not self._authorised():
+            return
+        elif len(parts) >= 2 and parts[-2] == "batches":
+            if parts[-1] not in api._state.batches:
+                self._json(404, {"error": {"message": f"No batch found with id '{parts[-1]}'.",
+                                           "type": "invalid_request_error"}})
+            else:
+                self._json(200, api.poll_batch(parts[-1]))
+        elif len(parts) >= 3 and parts[-3] == "files" and parts[-1] == "content":
+            f = api._state.files.get(parts[-2])
+            if f is None:
+                self._json(404, {"error": {"message": f"No such File object: {parts[-2]}",
+                                           "type": "invalid_request_error"}})
+            else:
+                self._bytes(200, f["content"], "application/octet-stream")
+        elif len(parts) >= 2 and parts[-2] == "files" and parts[-1] in api._state.files:
+            self._json(200, api.file_object(parts[-1]))
         else:
             self._json(404, {"error": {"message": f"no route {self.path}", "type": "invalid_request_error"}})
+
+    def _authorised(self) -> bool:
+        key = self.server_api._state.require_key
+        if key is not None and self.headers.get("Authorization", "") != f"Bearer {key}":
+            self._json(401, {"error": {"message": "Incorrect API key provided.", "type": "invalid_request_error",
+                                       "code": "invalid_api_key"}})
+            return False
+        return True
 
     def do_POST(self) -> None:  # noqa: N802
         api = self.server_api
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
+        path = self.path.split("?")[0].rstrip("/")
+        if path.endswith("/files"):
+            api._state.requests.append({"_path": self.path, "_auth": self.headers.get("Authorization", "")})
+            if not self._authorised():
+                return
+            fields = _multipart_fields(self.headers.get("Content-Type", ""), raw)
+            if "file" not in fields:
+                self._json(400, {"error": {"message": "No file uploaded.", "type": "invalid_request_error"}})
+                return
+            purpose = fields.get("purpose", (None, b"batch"))[1].decode("utf-8")
+            self._json(200, api.add_file(fields["file"][1], fields["file"][0] or "upload.jsonl", purpose))
+            return
         try:
             request = json.loads(raw or b"{}")
         except ValueError:
@@ -203,6 +360,10 @@ class _Handler(BaseHTTPRequestHandler):
         request["_path"] = self.path
         request["_auth"] = self.headers.get("Authorization", "")
         api._state.requests.append(request)
+        if path.endswith("/batches"):
+            if self._authorised():
+                self._json(*api.create_batch(request))
+            return
         if not self.path.rstrip("/").endswith("chat/completions"):
             self._json(404, {"error": {"message": f"no route {self.path}", "type": "invalid_request_error"}})
             return
@@ -261,10 +422,12 @@ class _Handler(BaseHTTPRequestHandler):
         })
 
     def _json(self, status: int, body: dict, headers: dict[str, str] | None = None) -> None:
-        data = json.dumps(body).encode("utf-8")
+        self._bytes(status, json.dumps(body).encode("utf-8"), "application/json", headers)
+
+    def _bytes(self, status: int, data: bytes, content_type: str, headers: dict[str, str] | None = None) -> None:
         try:
             self.send_response(status)
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(data)))
             for k, v in (headers or {}).items():
                 self.send_header(k, v)

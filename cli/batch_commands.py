@@ -1,0 +1,143 @@
+"""``batch submit|status|fetch`` (the OpenAI Batch API) and ``bench batch`` (writing and importing at scale).
+
+Batch files themselves are written and imported by ``profile ... --batch-out/--batch-in``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAction) -> None:
+    p = commands.add_parser("batch", help="send a requests file to the OpenAI Batch API and fetch its results",
+                            description="Write requests with 'profile P.grammarlens --features SET --batch-out FILE', "
+                                        "submit them here, fetch the results, then import them with "
+                                        "'profile P.grammarlens --batch-in RESULTS'.")
+    sub = p.add_subparsers(dest="batch_command", metavar="ACTION", required=True)
+    s = sub.add_parser("submit", help="upload a requests file and start a batch (answered within 24 h)")
+    s.add_argument("requests", type=Path, help="requests file (JSONL) written by --batch-out")
+    s.add_argument("--model", default=None, help="ask this model instead of the one the file was written for")
+    _server_options(s)
+    s.set_defaults(handler=_submit)
+    s = sub.add_parser("status", help="show a batch's state and how many requests are answered")
+    s.add_argument("id", help="batch id printed by 'batch submit' (batch_...)")
+    _server_options(s)
+    s.set_defaults(handler=_status)
+    s = sub.add_parser("fetch", help="download a finished batch's results (answers, then error lines)")
+    s.add_argument("id", help="batch id (batch_...)")
+    s.add_argument("--out", type=Path, required=True, help="results file to write (JSONL)")
+    _server_options(s)
+    s.set_defaults(handler=_fetch)
+
+    b = bench.add_parser("batch", help="write and import a large batch file over generated projects: seconds and "
+                                       "peak memory per step")
+    b.add_argument("--projects", type=int, default=10, help="generated projects (default 10)")
+    b.add_argument("--requests", type=int, default=20_000, help="request lines in all (default 20000)")
+    b.add_argument("--folder", type=Path, default=None, help="work folder (default: a temporary one)")
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(handler=_bench)
+
+
+def _server_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--base-url", default=None, help="another server with the Batch API (default OpenAI)")
+    p.add_argument("--timeout", type=float, default=None, help="seconds per call (default 120)")
+    p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+
+
+def _settings(args: argparse.Namespace):
+    from core.llm import LlmSettings
+
+    settings = LlmSettings()
+    if args.base_url:
+        settings.base_url = args.base_url
+    if args.timeout:
+        settings.timeout_s = args.timeout
+    return settings
+
+
+def _submit(args: argparse.Namespace) -> int:
+    from core.llm.batch_api import submit
+
+    state = submit(args.requests, _settings(args), model=args.model)
+    if args.json:
+        print(json.dumps(state.to_json()))
+    else:
+        print(f"submitted batch {state.id}: {state.total or 'all'} request(s) from {args.requests.name}")
+        print(f"next: batch status {state.id}   then: batch fetch {state.id} --out results.jsonl")
+    return 0
+
+
+def _status(args: argparse.Namespace) -> int:
+    from core.llm.batch_api import status
+
+    state = status(args.id, _settings(args))
+    print(json.dumps(state.to_json()) if args.json else state.describe())
+    return 1 if state.status in ("failed",) else 0
+
+
+def _fetch(args: argparse.Namespace) -> int:
+    import sys
+
+    from core.llm.batch_api import fetch
+
+    report = fetch(args.id, args.out, _settings(args))
+    if args.json:
+        print(json.dumps({"out": str(report.out_path), "answers": report.answers, "error_lines": report.error_lines,
+                          "status": report.status.to_json()}))
+    else:
+        print(report.describe())
+        print(f"next: profile PROJECT.grammarlens ... --batch-in {args.out}")
+    for note in report.status.errors:
+        print(f"warning: {note}", file=sys.stderr)
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from core.llm.bench_batch import print_bench, run_bench
+
+    result = run_bench(projects=args.projects, requests=args.requests, folder=args.folder)
+    print_bench(result, as_json=args.json)
+    return 0
+
+
+def profile_batch_files(args: argparse.Namespace, settings) -> int:
+    """``profile P1 [P2 ...] --batch-out FILE`` / ``--batch-in FILE`` (called by cli/profile_commands.py)."""
+    import sys
+
+    from cli.progress_printer import stderr_progress
+    from core.errors import GrammarLensError
+    from core.llm.batch_files import import_batch_results, write_batch_requests
+    from core.profile import resolve_feature_set
+    from core.store import open_project
+
+    if args.batch_out and args.batch_in:
+        raise GrammarLensError("Give --batch-out or --batch-in, not both.",
+                               "Write the requests first; import the results once the batch has run.")
+    if args.batch_out:
+        if not args.features:
+            raise GrammarLensError("--batch-out needs --features.", "For example: --features grambank.")
+        if settings.mode != "llm":
+            raise GrammarLensError("--batch-out writes prompts for a model; --no-llm asks none.", "Leave out --no-llm.")
+        with open_project(args.file[0], readonly=True) as project:
+            ids = resolve_feature_set(project, args.features)
+        report = write_batch_requests(args.file, ids, args.batch_out, settings,
+                                      stderr_progress("batch file"), feature_set=args.features)
+        if args.json:
+            print(json.dumps(report.to_json()))
+        else:
+            print(report.describe())
+        for problem in report.problems:
+            print(f"warning: {problem.message}", file=sys.stderr)
+        return 0 if not report.problems else 1
+    report = import_batch_results(args.file, args.batch_in, stderr_progress("import"))
+    if args.json:
+        print(json.dumps(report.to_json()))
+    else:
+        print(report.describe())
+        for problem in report.problems:
+            print(f"  {problem.describe()}")
+        if report.problems_left_out:
+            print(f"  ... and {report.problems_left_out:,} more")
+    return 0 if not report.not_imported else 1
