@@ -37,10 +37,10 @@ class FeatureListModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return f"{feature.id}  {feature.name}"
         if role == Qt.ItemDataRole.ToolTipRole:
-            definition = " ".join((getattr(feature, "definition", "") or "").split())
+            definition = " ".join(feature.definition.split())
             if len(definition) > 600:
                 definition = definition[:599] + "…"
-            dataset = getattr(feature, "dataset", "")
+            dataset = feature.dataset
             return f"{feature.id} ({dataset})\n{feature.name}\n\n{definition}".strip()
         if role == Qt.ItemDataRole.UserRole:
             return feature.id

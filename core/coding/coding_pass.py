@@ -82,7 +82,7 @@ def ordered_features(project: ProjectDatabase | None, feature_set: str) -> list[
 
 def _coding_order(feature) -> float:
     """The feature's rank in Grambank's coding order (``coding["order"]`` in the catalog), else last."""
-    order = (getattr(feature, "coding", None) or {}).get("order")
+    order = feature.coding.get("order")
     return float(order) if isinstance(order, (int, float)) else float("inf")
 
 
