@@ -96,4 +96,4 @@ class Language:
 
     name: str
     glottocode: str | None
-    source: str  # "user" or "guessed"
+    source: str  # "user", or where the guess came from ("pdf-metadata", "title-page"); "unsure:..." asks the user
