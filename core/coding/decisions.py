@@ -39,7 +39,8 @@ def current_pins(project: ProjectDatabase, feature_id: str) -> tuple[Pin, ...]:
     return d.pins if d else ()
 
 
-def make_pins(project: ProjectDatabase, paragraph_ids: Iterable[int] = (), page_labels: Iterable[str] = ()) -> tuple[Pin, ...]:
+def make_pins(project: ProjectDatabase, paragraph_ids: Iterable[int] = (),
+              page_labels: Iterable[str] = ()) -> tuple[Pin, ...]:
     """Pins for paragraph ids of this project and printed page labels its books have; refuses anything else."""
     ids = [int(i) for i in paragraph_ids]
     found = store.paragraph_documents(project, ids)

@@ -42,13 +42,14 @@ def insert_decisions(project: ProjectDatabase, rows: Sequence[NewDecision]) -> l
         batch = project.conn.execute("SELECT coalesce(max(id), 0) + 1 FROM decisions").fetchone()[0]
         for r in rows:
             cur = project.conn.execute(
-                "INSERT INTO decisions (feature_id, parent_id, action, status, code, label, note, reviewer, created_at, "
-                "classification_id, undoes, batch) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO decisions (feature_id, parent_id, action, status, code, label, note, reviewer, "
+                "created_at, classification_id, undoes, batch) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 (r.feature_id, r.parent_id, r.action, r.status, r.code, r.label, r.note, r.reviewer, r.created_at,
                  r.classification_id, r.undoes, batch))
             did = int(cur.lastrowid)
             project.conn.executemany(
-                "INSERT INTO decision_pins (decision_id, seq, paragraph_id, document_id, page_label) VALUES (?,?,?,?,?)",
+                "INSERT INTO decision_pins (decision_id, seq, paragraph_id, document_id, page_label) "
+                "VALUES (?,?,?,?,?)",
                 [(did, i, p.paragraph_id, p.document_id, p.page_label) for i, p in enumerate(r.pins)])
             ids.append(did)
     return ids

@@ -29,7 +29,8 @@ def test_a_value_without_any_model_answer_with_pins_note_and_history(llm_project
     project, ids = llm_project.project, llm_project.paragraph_ids
     d = coding.code(project, "81A", "SOV", paragraph_ids=[ids["word_order"]], page_labels=["3"], note="see §1",
                     reviewer="Ana")
-    assert (d.feature_id, d.code, d.label, d.status, d.reviewer, d.note) == ("81A", "1", "SOV", "coded", "Ana", "see §1")
+    assert (d.feature_id, d.code, d.label, d.status, d.reviewer, d.note) == (
+        "81A", "1", "SOV", "coded", "Ana", "see §1")
     assert [(p.paragraph_id, p.page_label) for p in d.pins] == [(ids["word_order"], "1"), (None, "3")]
     # a code, a label in any case, and "?" all work; a new value keeps the note and the pins
     d2 = coding.code(project, "81A", "no dominant order", reviewer="Ben")
@@ -94,7 +95,8 @@ def test_notes_and_pins_keep_the_value(llm_project) -> None:
 def test_accepting_pins_the_cited_paragraphs_unless_pins_exist(llm_project, llm_server, llm_settings) -> None:
     project, ids = llm_project.project, llm_project.paragraph_ids
     llm_server.add_rule("verb-final", "SOV")
-    result = classify(project, "81A", llm_settings=llm_settings, evidence=_evidence(llm_project, "filler0", "word_order"))
+    result = classify(project, "81A", llm_settings=llm_settings,
+                      evidence=_evidence(llm_project, "filler0", "word_order"))
     cited = [e.paragraph_id for e in result.evidence if e.cited]
     [accepted] = coding.accept(project, result.id, reviewer="Ana")
     assert (accepted.status, accepted.code, accepted.classification_id) == ("accepted", "1", result.id)

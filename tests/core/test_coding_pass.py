@@ -41,7 +41,8 @@ def test_filters_counter_and_navigation(llm_project, llm_server, llm_settings) -
     coding.code(project, "GB107", "1")
     coding.code(project, "GB263", "?")
     coding.add_note(project, "GB257", "look at chapter 9")  # a note is not a value
-    references = {"81A": ReferenceValue("WALS", "81A", "2", "SVO"), "GB107": ReferenceValue("Grambank", "GB107", "1", "")}
+    references = {"81A": ReferenceValue("WALS", "81A", "2", "SVO"),
+                  "GB107": ReferenceValue("Grambank", "GB107", "1", "")}
     p = CodingPass.open(project, "paper", references=references)
     assert str(p.counter()) == "2 of 10 coded"
     assert p.items() == PAPER

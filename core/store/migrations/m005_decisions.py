@@ -87,8 +87,8 @@ def _copy_reviews(db: sqlite_utils.Database) -> None:
                 new_note = note if note else before["note"]
             pins = before["pins"] or ([list(c) for c in cited if c[2]] if act != "note" else [])
             cur = conn.execute(
-                "INSERT INTO decisions (feature_id, parent_id, action, status, code, label, note, reviewer, created_at, "
-                "classification_id, batch) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO decisions (feature_id, parent_id, action, status, code, label, note, reviewer, "
+                "created_at, classification_id, batch) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 (fid, parent, act, status, vcode, vlabel, new_note, reviewer or "", created, cid, batch))
             did = int(cur.lastrowid)
             conn.executemany("INSERT INTO decision_pins (decision_id, seq, paragraph_id, document_id, page_label) "
