@@ -89,10 +89,12 @@ def _coding_order(feature) -> float:
 class CodingPass:
     """The features of one set, their states, a filter, and navigation among them."""
 
-    def __init__(self, feature_ids: list[str], states: dict[str, FeatureState], filter: str = ALL) -> None:
+    def __init__(self, feature_ids: list[str], states: dict[str, FeatureState], filter: str = ALL,
+                 references: dict[str, str] | None = None) -> None:
         self.feature_ids = list(feature_ids)
         self.states = dict(states)
         self.filter = filter
+        self.references = dict(references or {})  # feature id -> the database's code
 
     @classmethod
     def open(cls, project: ProjectDatabase, feature_set: str, filter: str = ALL,
@@ -108,17 +110,13 @@ class CodingPass:
         decisions = store.current_decisions(project)
         models = store.model_values(project)
         states = {fid: _state(fid, decisions.get(fid), models.get(fid), refs.get(fid)) for fid in ids}
-        coding_pass = cls(ids, states, filter)
-        coding_pass._references = refs
-        return coding_pass
-
-    _references: dict = {}
+        return cls(ids, states, filter, refs)
 
     def refresh(self, project: ProjectDatabase, feature_id: str) -> FeatureState:
         """Re-read one feature after the coder changed it (the filter list follows)."""
         rows = store.active_decisions(project, feature_id)
         state = _state(feature_id, rows[-1] if rows else None, store.latest_model_value(project, feature_id),
-                       self._references.get(feature_id))
+                       self.references.get(feature_id))
         self.states[feature_id] = state
         return state
 

@@ -82,3 +82,36 @@ def test_everything_coded_means_no_next_uncoded(llm_project) -> None:
     p = CodingPass.open(project, "two", "uncoded")
     assert p.items() == [] and p.next_uncoded("81A") is None and p.upcoming("81A") == []
     assert str(p.counter()) == "2 of 2 coded"
+
+
+def test_lookahead_fills_the_cache_for_the_next_features_and_pins_come_first(tmp_path) -> None:
+    from core.coding import EvidenceCache, pinned_first
+    from core.errors import Cancelled
+    from core.ingest import ingest
+    from core.progress import Progress
+    from core.retrieval import RetrievalSettings
+    from core.store import open_project
+    from tests.fixtures_ingest import write_sample_book
+
+    book = write_sample_book(tmp_path / "teshi.pdf")
+    with open_project(tmp_path / "t.grammarlens", create=True) as project:
+        ingest(project, book.path)
+        p = CodingPass.open(project, "paper")
+        cache = EvidenceCache(RetrievalSettings(reranker=None))
+        ahead = p.upcoming("81A", 2)
+        assert cache.prefetch(project, ahead) == ["49A", "GB107"] and cache.prefetch(project, ahead) == []
+        assert cache.get("49A").hits and cache.get("81A") is None
+        assert cache.hits(project, "81A").hits[0].paragraph.text.startswith("Teshi is a verb-final language")
+        progress = Progress(lambda done, total, message: progress.cancel() if done >= 1 else None)
+        with pytest.raises(Cancelled):
+            cache.prefetch(project, ["GB257", "GB260", "GB262"], progress)
+        assert cache.get("GB257") is not None and cache.get("GB262") is None  # stopped between features
+
+        hits = list(cache.get("81A").hits)
+        preface = next(h for h in (cache.hits(project, "GB107").hits) if h.paragraph.id not in
+                       {x.paragraph.id for x in hits})
+        coding.pin(project, "81A", [hits[2].paragraph.id, preface.paragraph.id])
+        pinned, ordered = pinned_first(project, "81A", hits)
+        assert pinned == [hits[2].paragraph.id, preface.paragraph.id]
+        assert [h.paragraph.id for h in ordered[:2]] == pinned and len(ordered) == len(hits) + 1
+        assert ordered[1].score == 0.0  # pinned although retrieval never found it

@@ -1,0 +1,105 @@
+"""Evidence ahead of the coder: retrieve the next features' paragraphs before the coder gets there.
+
+Moving on in a coding pass must show evidence at once, but a retrieval (BM25, then the reranker) takes
+from milliseconds to a second.  :class:`EvidenceCache` keeps each feature's hits in memory;
+:meth:`EvidenceCache.prefetch` fills it for the features :meth:`CodingPass.upcoming` names, between
+features it checks the progress object for cancel, so the GUI runs it in a worker (with the worker's own
+project connection) and reads the cache from the UI thread.  :func:`pinned_first` puts the coder's
+pinned paragraphs at the top of the list, as the evidence list shows them.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from core.progress import Progress
+from core.store.database import ProjectDatabase
+
+
+@dataclass(frozen=True)
+class Prefetched:
+    """The hits of one feature and how long their retrieval took."""
+
+    feature_id: str
+    hits: tuple
+    seconds: float
+
+
+@dataclass
+class EvidenceCache:
+    """Feature id -> retrieved hits, for one project and one set of retrieval settings; thread-safe."""
+
+    settings: object  # core.retrieval.RetrievalSettings
+    _items: dict[str, Prefetched] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def get(self, feature_id: str) -> Prefetched | None:
+        with self._lock:
+            return self._items.get(feature_id)
+
+    def missing(self, feature_ids: Sequence[str]) -> list[str]:
+        with self._lock:
+            return [f for f in feature_ids if f not in self._items]
+
+    def put(self, item: Prefetched) -> None:
+        with self._lock:
+            self._items[item.feature_id] = item
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+    def hits(self, project: ProjectDatabase, feature_id: str) -> Prefetched:
+        """The feature's hits: from the cache, else retrieved now (and kept)."""
+        found = self.get(feature_id)
+        if found is None:
+            found = self._retrieve(project, feature_id)
+            self.put(found)
+        return found
+
+    def prefetch(self, project: ProjectDatabase, feature_ids: Sequence[str], progress: Progress | None = None
+                 ) -> list[str]:
+        """Retrieve the features not cached yet, nearest first; returns those retrieved now.
+
+        ``project`` must be a connection of the calling thread.  Cancel stops between features
+        (raising :class:`~core.errors.Cancelled`); what was retrieved stays cached.
+        """
+        progress = progress or Progress()
+        todo = self.missing(list(dict.fromkeys(feature_ids)))
+        done: list[str] = []
+        for n, fid in enumerate(todo):
+            progress.step(n, len(todo), f"evidence for {fid}")
+            self.put(self._retrieve(project, fid))
+            done.append(fid)
+        progress.step(len(todo), len(todo), "evidence ready")
+        return done
+
+    def _retrieve(self, project: ProjectDatabase, feature_id: str) -> Prefetched:
+        from core.catalog import load_catalog
+        from core.retrieval import retrieve
+
+        started = time.perf_counter()
+        hits = retrieve(project, load_catalog().get(feature_id), self.settings)
+        return Prefetched(feature_id, tuple(hits), time.perf_counter() - started)
+
+
+def pinned_first(project: ProjectDatabase, feature_id: str, hits: Sequence) -> tuple[list[int], list]:
+    """(pinned paragraph ids, hits with the pinned paragraphs first).
+
+    A pinned paragraph the retrieval did not find becomes a hit of score 0 at the top, so the list
+    always shows what the coder pinned; page-only pins have no paragraph and are not listed here.
+    """
+    from core.coding.decisions import current_pins
+    from core.retrieval.pipeline import Hit
+    from core.store.repository import get_paragraphs
+
+    pinned = [p.paragraph_id for p in current_pins(project, feature_id) if p.paragraph_id is not None]
+    by_id = {h.paragraph.id: h for h in hits}
+    missing = [i for i in pinned if i not in by_id]
+    extra = {p.id: Hit(rank=0, score=0.0, paragraph=p) for p in get_paragraphs(project, missing)}
+    top = [by_id.get(i) or extra[i] for i in pinned if i in by_id or i in extra]
+    rest = [h for h in hits if h.paragraph.id not in set(pinned)]
+    return pinned, top + rest
