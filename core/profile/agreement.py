@@ -89,11 +89,24 @@ def load_reference_values(folders: list[str | Path], glottocode: str) -> dict[st
             if values is not None:
                 found = True
                 for v in values:
-                    out.setdefault(v.feature_id, v)
+                    out.setdefault(v.feature_id, _with_catalog_label(v))
     if not found:
         raise GrammarLensError(f"No CLDF values found in {', '.join(map(str, folders))}.",
                                "Choose a folder with a *-metadata.json and values.csv (a WALS or Grambank release).")
     return out
+
+
+def _with_catalog_label(value: ReferenceValue) -> ReferenceValue:
+    """The database's value worded as the catalog words it (Grambank "1" is shown as "present")."""
+    from dataclasses import replace
+
+    from core.catalog import load_catalog
+
+    catalog = load_catalog()
+    if value.code is None or value.feature_id not in catalog:
+        return value
+    label = catalog.get(value.feature_id).value_label(str(value.code))
+    return replace(value, label=label) if label else value
 
 
 def _dataset_name(folder: Path) -> str:

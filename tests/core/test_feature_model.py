@@ -126,6 +126,19 @@ def test_stored_profile_export_and_review_options_show_the_catalog_labels(llm_pr
     assert value_options("116A*") == [f"{pid} {label}: {value}" for pid, label in pq.parts for value in ("absent", "present")]
 
 
+def test_database_reference_values_are_worded_with_the_catalog_labels(shared_dir) -> None:
+    """The agreement column shows Grambank's 1 as "present", as the project's own values."""
+    from core.profile.agreement import load_reference_values
+
+    refs = load_reference_values([shared_dir / "cldf"], "nucl1235")  # Iranian Armenian
+    grambank = [r for r in refs.values() if r.dataset == "Grambank"]
+    wals = [r for r in refs.values() if r.dataset == "WALS"]
+    assert grambank and wals
+    for ref in grambank + wals:
+        assert ref.label == CATALOG.get(ref.feature_id).value_label(ref.code), ref
+    assert {r.label for r in grambank} <= {"absent", "present"}
+
+
 @pytest.mark.parametrize("feature_id", ["GB020", "GB086"])
 def test_rag_guidelines_prompt_at_the_server_carries_grambank_procedure_and_rag_its_summary(
         feature_id, llm_project, llm_server, llm_settings) -> None:
