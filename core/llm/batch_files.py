@@ -39,6 +39,7 @@ CUSTOM_ID_PREFIX = "gl1"
 ENDPOINT = "/v1/chat/completions"
 MAX_LISTED_PROBLEMS = 1_000  # a report lists this many problems by line, and counts the rest
 BATCH_PRICE_FACTOR = 0.5  # OpenAI's Batch API charges half the online price
+OPENAI_URL = "https://api.openai.com/"
 
 
 @dataclass(frozen=True)
@@ -524,7 +525,7 @@ def _store_answer(number: int, obj: dict, request, s: _ProjectSession) -> LinePr
     except LlmError as exc:
         return LineProblem(number, "error", f"{request.feature_id}: {exc.message}; nothing stored",
                            obj.get("custom_id"))
-    if response.cost_usd is not None and not settings.base_url:
+    if response.cost_usd is not None and settings.public_base_url().startswith(OPENAI_URL):
         from dataclasses import replace
 
         response = replace(response, cost_usd=response.cost_usd * BATCH_PRICE_FACTOR)
