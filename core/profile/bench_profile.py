@@ -72,6 +72,8 @@ class EvidenceStats:
     vocabulary_hit_share: float  # languages whose top VOCABULARY_TOP paragraphs include a vocabulary match
     mean_top_score: float
     gold_present_share: float
+    hit_share_when_present: float | None = None  # the same share among languages Grambank codes 1 ...
+    hit_share_when_absent: float | None = None  # ... and among those it codes 0 (evidence that discriminates)
 
 
 @dataclass
@@ -94,12 +96,20 @@ class BenchProfileReport:
                 "ingest_seconds": self.ingest_seconds, "run_seconds": self.run_seconds, "failed": self.failed}
 
     def evidence_overall(self) -> EvidenceStats:
+        """Means over features (each feature weighs the same)."""
         stats = list(self.evidence.values())
+
+        def mean(values) -> float | None:
+            values = [v for v in values if v is not None]
+            return statistics.fmean(values) if values else None
+
         return EvidenceStats(
             languages=max((s.languages for s in stats), default=0),
-            vocabulary_hit_share=statistics.fmean(s.vocabulary_hit_share for s in stats) if stats else 0.0,
-            mean_top_score=statistics.fmean(s.mean_top_score for s in stats) if stats else 0.0,
-            gold_present_share=statistics.fmean(s.gold_present_share for s in stats) if stats else 0.0,
+            vocabulary_hit_share=mean(s.vocabulary_hit_share for s in stats) or 0.0,
+            mean_top_score=mean(s.mean_top_score for s in stats) or 0.0,
+            gold_present_share=mean(s.gold_present_share for s in stats) or 0.0,
+            hit_share_when_present=mean(s.hit_share_when_present for s in stats),
+            hit_share_when_absent=mean(s.hit_share_when_absent for s in stats),
         )
 
 
@@ -111,7 +121,7 @@ def run_bench_profile(gold: list[GoldValue], grammars_dir: str | Path, work_dir:
     ``feature_ids`` limits the features (default: every feature of the gold file); ``languages``
     limits the languages (names or Glottocodes).
     """
-    from core.profile.batch import open_job, run_job
+    from core.profile.batch import load_job, open_job, run_job
     from core.store import open_project
 
     progress = progress or null_progress()
@@ -150,7 +160,7 @@ def run_bench_profile(gold: list[GoldValue], grammars_dir: str | Path, work_dir:
                 for fid, code in project_codes(project).items():
                     predicted[(grammar.glottocode, fid)] = code
             else:
-                _collect_evidence(project, grammar, ids, report)
+                _collect_evidence(project, grammar, load_job(project, job.id), report)
     progress.step(len(files), len(files), "scoring")
     report.run_seconds = round(time.perf_counter() - started, 2)
     if settings.mode == "llm":
@@ -160,29 +170,37 @@ def run_bench_profile(gold: list[GoldValue], grammars_dir: str | Path, work_dir:
     return report
 
 
-def _collect_evidence(project, grammar: Grammar, feature_ids: list[str], report: BenchProfileReport) -> None:
-    """Per feature, this language's best score and whether a top paragraph matched the vocabulary."""
-    from core.store.retrieval_runs import latest_run_ids, run_hits
+def _collect_evidence(project, grammar: Grammar, job, report: BenchProfileReport) -> None:
+    """Per feature, this language's best score and whether a top paragraph matched the vocabulary.
 
-    runs = latest_run_ids(project)
-    for fid in feature_ids:
-        run_id = runs.get(fid)
+    Read from the retrieval runs of this job, so runs made with other settings never mix in.
+    """
+    from core.store.retrieval_runs import run_hits
+
+    for item in job.items:
+        fid, run_id = item.feature_id, item.retrieval_run_id
         hits = run_hits(project, run_id, VOCABULARY_TOP) if run_id is not None else []
-        raw = report.evidence.setdefault(fid, {"hit": [], "top": []})  # type: ignore[arg-type]
-        raw["hit"].append(any(h.signals.get("vocabulary", 0.0) > 0 for h in hits))
-        raw["top"].append(hits[0].score if hits else 0.0)
+        raw = report.evidence.setdefault(fid, [])  # type: ignore[arg-type]  # finished in _finish_evidence
+        raw.append((grammar.glottocode, any(h.signals.get("vocabulary", 0.0) > 0 for h in hits),
+                    hits[0].score if hits else 0.0))
 
 
 def _finish_evidence(report: BenchProfileReport, gold: list[GoldValue]) -> None:
-    present: dict[str, list[bool]] = {}
-    for g in gold:
-        present.setdefault(g.feature_id, []).append(g.code == "1")
+    codes = {(g.glottocode, g.feature_id): g.code for g in gold}
+
+    def share(flags: list[bool]) -> float | None:
+        return sum(flags) / len(flags) if flags else None
+
     for fid, raw in list(report.evidence.items()):
+        hits = [hit for _, hit, _ in raw]
+        by_gold = {code: [hit for lang, hit, _ in raw if codes.get((lang, fid)) == code] for code in ("0", "1")}
         report.evidence[fid] = EvidenceStats(
-            languages=len(raw["hit"]),
-            vocabulary_hit_share=sum(raw["hit"]) / len(raw["hit"]) if raw["hit"] else 0.0,
-            mean_top_score=statistics.fmean(raw["top"]) if raw["top"] else 0.0,
-            gold_present_share=sum(present.get(fid, [])) / len(present[fid]) if present.get(fid) else 0.0,
+            languages=len(raw),
+            vocabulary_hit_share=share(hits) or 0.0,
+            mean_top_score=statistics.fmean(top for _, _, top in raw) if raw else 0.0,
+            gold_present_share=share([codes.get((lang, fid)) == "1" for lang, _, _ in raw]) or 0.0,
+            hit_share_when_present=share(by_gold["1"]),
+            hit_share_when_absent=share(by_gold["0"]),
         )
 
 
@@ -203,14 +221,19 @@ def format_report(report: BenchProfileReport, per_feature: bool = True) -> str:
             lines.append(f"{s.missing} gold value(s) had no stored value (counted as no answer)")
     if report.evidence:
         lines.append(f"{'feature':<10} {'langs':>5}  {'vocab hit@' + str(VOCABULARY_TOP):>12} "
-                     f"{'mean top score':>14}  {'gold present':>12}")
+                     f"{'mean top score':>14}  {'gold present':>12}  {'hit | present':>13} {'hit | absent':>12}")
         rows = list(report.evidence.items()) if per_feature else []
         for fid, e in rows + [("overall", report.evidence_overall())]:
             lines.append(f"{fid:<10} {e.languages:>5}  {e.vocabulary_hit_share:>12.1%} {e.mean_top_score:>14.3f}  "
-                         f"{e.gold_present_share:>12.1%}")
+                         f"{e.gold_present_share:>12.1%}  {_pct(e.hit_share_when_present):>13} "
+                         f"{_pct(e.hit_share_when_absent):>12}")
     for key, message in list(report.failed.items())[:10]:
         lines.append(f"  failed: {key}: {message}")
     return "\n".join(lines)
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{value:.1%}"
 
 
 def _row(name: str, c) -> str:

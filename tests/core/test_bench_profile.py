@@ -79,6 +79,9 @@ def test_no_llm_prints_evidence_statistics_and_reuses_the_ingested_grammar(share
         assert stats["languages"] == 1 and 0.0 <= stats["vocabulary_hit_share"] <= 1.0 and math.isfinite(stats["mean_top_score"])
     assert out["evidence"]["GB020"]["gold_present_share"] == 1.0 and out["evidence"]["GB022"]["gold_present_share"] == 0.0
     assert out["evidence"]["GB020"]["vocabulary_hit_share"] == 1.0  # articles are described in this grammar
+    gb020, gb022 = out["evidence"]["GB020"], out["evidence"]["GB022"]
+    assert gb020["hit_share_when_present"] == 1.0 and gb020["hit_share_when_absent"] is None  # gold: GB020 1
+    assert gb022["hit_share_when_present"] is None and gb022["hit_share_when_absent"] in (0.0, 1.0)  # gold: GB022 0
     first = out["ingest_seconds"][LANGUAGE]
     again = _run(_common(shared_dir, work_dir) + ["--no-llm"], capsys)
     assert again["ingest_seconds"][LANGUAGE] < max(0.5, first / 2)  # reused, not ingested again
