@@ -16,7 +16,8 @@ DEFAULT_MAX_COST_USD = 5.0
 
 def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAction) -> None:
     p = commands.add_parser("profile", help="run a feature set as one resumable job and show the language's profile")
-    p.add_argument("file", type=Path, help="project file (.grammarlens)")
+    p.add_argument("file", type=Path, nargs="+",
+                   help="project file (.grammarlens); several only with --batch-out / --batch-in")
     p.add_argument("--features", metavar="SET",
                    help="paper (81A, 49A, GB107, 116A*), grambank, wals, a saved list's name, or ids like 81A,GB107; "
                         "without it, only show the stored profile")
@@ -35,6 +36,11 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.add_argument("--restart", action="store_true", help="start a new job instead of resuming the last one")
     p.add_argument("--cldf", type=Path, action="append", default=[],
                    help="CLDF folder (WALS, Grambank or their parent) to compare with; repeatable")
+    p.add_argument("--batch-out", type=Path, metavar="REQUESTS.jsonl",
+                   help="write the unanswered features' prompts as a batch file (OpenAI Batch API, vLLM run_batch) "
+                        "instead of asking the model")
+    p.add_argument("--batch-in", type=Path, metavar="RESULTS.jsonl",
+                   help="import the answers of a batch results file into the project(s)")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.set_defaults(handler=_profile)
 
@@ -97,6 +103,14 @@ def _profile(args: argparse.Namespace) -> int:
     from core.profile import build_profile, estimate, open_job, resolve_feature_set, run_job
     from core.store import open_project
 
+    if args.batch_out or args.batch_in:
+        from cli.batch_commands import profile_batch_files
+
+        return profile_batch_files(args, _batch_settings(args))
+    if len(args.file) > 1:
+        raise GrammarLensError("Several project files go only with --batch-out or --batch-in.",
+                               "Run the profile of one project at a time.")
+    args.file = args.file[0]
     out: dict = {}
     if args.features:
         settings = _batch_settings(args)

@@ -23,6 +23,7 @@ from core.catalog.model import Feature
 from core.llm.parse import ParsedAnswer, parse_answer
 from core.llm.prompts import Evidence, Prompt, build_prompt
 from core.llm.records import Flag
+from core.llm.settings import LlmSettings
 from core.llm.tokens import estimate_tokens
 
 MAX_SHRINKS = 4
@@ -68,11 +69,10 @@ def ask(client: LlmClient, spec: Feature, config: str, language: str, evidence: 
     settings = client.settings
     started = time.monotonic()
     fmt = _answer_format(client)
-    items, note = fit_to_context(spec, config, language, list(evidence), fmt, client)
+    prompt, items, note = prepare_prompt(settings, spec, config, language, evidence, fmt)
     shrinks = 0
     empty_retries = 0
     while True:
-        prompt = build_prompt(spec, config, language, items, fmt)
         key = cache_key(settings, prompt.hash())
         response = cache.get(key) if cache is not None and settings.use_cache else None
         if response is None:
@@ -83,6 +83,7 @@ def ask(client: LlmClient, spec: Feature, config: str, language: str, evidence: 
                     with _FORMAT_LOCK:
                         _FORMAT_REFUSED.add((settings.public_base_url(), settings.model))
                     fmt = "conclusion"
+                    prompt = build_prompt(spec, config, language, items, fmt)
                     continue
                 if exc.kind == "context_length" and items and shrinks < MAX_SHRINKS:
                     shrinks += 1
@@ -90,6 +91,7 @@ def ask(client: LlmClient, spec: Feature, config: str, language: str, evidence: 
                     items = items[: len(items) // 2]
                     note = (f"The server said the prompt was too long; sent the top {len(items)} of "
                             f"{len(evidence)} paragraphs (was {before}).")
+                    prompt = build_prompt(spec, config, language, items, fmt)
                     continue
                 raise
             if not response.content.strip() and empty_retries == 0:
@@ -97,16 +99,33 @@ def ask(client: LlmClient, spec: Feature, config: str, language: str, evidence: 
                 continue
             if cache is not None and settings.use_cache and response.content.strip():
                 cache.put(key, prompt.hash(), response)
-        parsed = parse_answer(response.content, spec, len(items))
-        outcome = AskOutcome(prompt=prompt, response=response, parsed=parsed, evidence=tuple(items),
-                             evidence_tokens=sum(estimate_tokens(e.text) for e in items), note=note,
-                             seconds=time.monotonic() - started)
-        outcome.flags = injection_flags(items, parsed.cited_numbers)
-        return outcome
+        return read_answer(spec, prompt, response, items, note, seconds=time.monotonic() - started)
 
 
-def _answer_format(client: LlmClient) -> str:
-    s = client.settings
+def prepare_prompt(settings: LlmSettings, spec: Feature, config: str, language: str,
+                   evidence: list[Evidence] | tuple[Evidence, ...], fmt: str) -> tuple[Prompt, list[Evidence], str]:
+    """The prompt the model is first sent, the evidence that fits in it, and a note if some was dropped.
+
+    Shared by :func:`ask` and the batch-file writer, so a batch line asks exactly what the online
+    path asks first (the online path may still shrink the evidence if a server says it is too long).
+    """
+    items, note = fit_to_context(spec, config, language, list(evidence), fmt, settings)
+    return build_prompt(spec, config, language, items, fmt), items, note
+
+
+def read_answer(spec: Feature, prompt: Prompt, response: ChatResponse, items: list[Evidence] | tuple[Evidence, ...],
+                note: str = "", *, seconds: float = 0.0) -> AskOutcome:
+    """Parse a reply and flag citations of paragraphs that address the model (online and batch answers alike)."""
+    parsed = parse_answer(response.content, spec, len(items))
+    outcome = AskOutcome(prompt=prompt, response=response, parsed=parsed, evidence=tuple(items),
+                         evidence_tokens=sum(estimate_tokens(e.text) for e in items), note=note, seconds=seconds)
+    outcome.flags = injection_flags(items, parsed.cited_numbers)
+    return outcome
+
+
+def answer_format(settings: LlmSettings) -> str:
+    """The answer format to ask for: the configured one, or JSON schema unless this server refused it."""
+    s = settings
     if s.answer_format in ("json_schema", "conclusion"):
         return s.answer_format
     with _FORMAT_LOCK:
@@ -114,10 +133,14 @@ def _answer_format(client: LlmClient) -> str:
     return "conclusion" if refused else "json_schema"
 
 
+def _answer_format(client: LlmClient) -> str:
+    return answer_format(client.settings)
+
+
 def fit_to_context(spec: Feature, config: str, language: str, items: list[Evidence], fmt: str,
-                   client: LlmClient) -> tuple[list[Evidence], str]:
+                   settings: LlmSettings | LlmClient) -> tuple[list[Evidence], str]:
     """Drop the lowest-ranked paragraphs until the prompt fits the model's context window."""
-    s = client.settings
+    s = settings.settings if isinstance(settings, LlmClient) else settings
     window = s.context_window()
     room = int(window * 0.95) - s.max_output_tokens
     total = len(items)

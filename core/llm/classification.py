@@ -7,12 +7,14 @@ reviewer sees what the model said and nothing wrong lands in an export.
 
 from __future__ import annotations
 
-from core.llm.ask import ask
+import dataclasses
+
+from core.llm.ask import AskOutcome, ask
 from core.llm.cache import ProjectCache
 from core.llm.client import LlmClient
 from core.llm.features import feature_of
 from core.llm.prompts import CONFIGS, Evidence
-from core.llm.records import Classification, EvidenceRecord, ValueRecord
+from core.llm.records import Classification, ValueRecord
 from core.llm.settings import LlmSettings
 from core.progress import Progress, null_progress
 from core.store.classifications import save_classification
@@ -52,34 +54,48 @@ def classify(project: ProjectDatabase, feature: object, *, config: str = "rag",
                           paragraph_id=e.paragraph_id, score=e.score) for i, e in enumerate(evidence)]
         retrieved_settings = {"method": "given"}
     else:
-        retrieved = retrieve_evidence(project, feature, spec, retrieval_settings, progress=None)
+        retrieved = retrieve_evidence(project, spec, retrieval_settings, progress=None)
         items, retrieved_settings, run_id = retrieved.evidence, retrieved.settings, retrieved.run_id
     progress.step(1, 3, f"asking {settings.model}")
     outcome = ask(client, spec, config, language, items, cache=ProjectCache(project))
     progress.step(2, 3, "storing")
+    result = classification_of(spec, config, language, settings, items, outcome, retrieved_settings, run_id)
+    save_classification(project, result, settings.to_public_dict())
+    progress.step(3, 3, "done")
+    return result
+
+
+def classification_of(spec: "Feature", config: str, language: str, settings: LlmSettings, items: list[Evidence],
+                      outcome: AskOutcome, retrieved_settings: dict, run_id: int | None) -> Classification:
+    """The record stored for an answer: the same for an online answer and one imported from a batch file.
+
+    ``items`` is the evidence retrieved (before any was dropped to fit the context); ``outcome``
+    holds what was sent and the parsed reply.  A reply without a value of the set is kept with
+    status ``no_value`` and its raw text, never with an out-of-set value.
+    """
     parsed = outcome.parsed
     cited = set(parsed.cited_numbers)
     values = [ValueRecord(v.feature_id, v.code, v.label) for v in parsed.values]
     status = "ok" if parsed.problem is None and values else ("incomplete" if values else "no_value")
     sent = {e.number for e in outcome.evidence}
     dropped = [e for e in items if e.number not in sent]
-    note = outcome.note
-    result = Classification(
+    return Classification(
         id=None, created_at=now_iso(), feature_id=spec.id, feature_name=spec.name, config=config, language=language,
         model=settings.model, base_url=settings.public_base_url(), values=values, reasoning=parsed.reasoning,
         raw_answer=outcome.response.content, status=status, problem=parsed.problem, flags=outcome.flags,
-        evidence=[EvidenceRecord(e.paragraph_id, e.rank, e.number, e.page_label, e.score, e.number in cited)
-                  for e in outcome.evidence],
+        evidence=[dataclasses.replace(e, cited=e.number in cited) for e in outcome.evidence],
         prompt_hash=outcome.prompt.hash(), prompt_tokens=outcome.response.prompt_tokens,
         completion_tokens=outcome.response.completion_tokens, evidence_tokens=outcome.evidence_tokens,
         cost_usd=outcome.response.cost_usd, seconds=outcome.seconds, cached=outcome.response.cached,
         answer_format=outcome.prompt.answer_format,
         retrieval_settings=dict(retrieved_settings, dropped_for_context=len(dropped)) if dropped else retrieved_settings,
-        evidence_note=note, retrieval_run_id=run_id,
+        evidence_note=outcome.note, retrieval_run_id=run_id,
     )
-    save_classification(project, result, settings.to_public_dict())
-    progress.step(3, 3, "done")
-    return result
+
+
+def language_name(project: ProjectDatabase) -> str:
+    """The language named in prompts: the project's language, else the first grammar's title."""
+    return _language_name(project)
 
 
 def _language_name(project: ProjectDatabase) -> str:

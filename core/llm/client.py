@@ -14,7 +14,7 @@ import random
 import threading
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, TypeVar
 
 import openai
 
@@ -25,6 +25,22 @@ from core.llm.settings import LlmSettings, resolve_api_key
 LOCAL_PLACEHOLDER_KEY = "not-needed"  # local servers ignore the key but the openai package wants one
 _SEMAPHORES: dict[tuple[str, int], threading.BoundedSemaphore] = {}
 _SEMAPHORES_LOCK = threading.Lock()
+T = TypeVar("T")
+
+
+def chat_request_body(settings: LlmSettings, messages: list[dict] | tuple[dict, ...], *,
+                      response_format: dict | None = None, model: str | None = None) -> dict:
+    """The JSON body of one chat-completions request.
+
+    The online client sends exactly this, and batch files (``core.llm.batch_files``) write exactly
+    this as each line's ``body``, so an answer made by the OpenAI Batch API or vLLM's ``run_batch``
+    is an answer to the very prompt the online path would have sent.
+    """
+    body: dict = {"model": model or settings.model, "messages": [dict(m) for m in messages],
+                  "temperature": settings.temperature, "max_tokens": settings.max_output_tokens}
+    if response_format is not None:
+        body["response_format"] = response_format
+    return body
 
 
 @dataclass(frozen=True)
@@ -69,47 +85,39 @@ class LlmClient:
     def complete(self, messages: list[dict] | tuple[dict, ...], *, response_format: dict | None = None,
                  model: str | None = None) -> ChatResponse:
         """One chat completion, retried on transient failures; raises :class:`LlmError`."""
+        model = model or self.settings.model
+        body = chat_request_body(self.settings, messages, response_format=response_format, model=model)
+        started = time.monotonic()
+        response, attempts = self.call(lambda api: api.chat.completions.create(**body), model=model)
+        return read_chat_response(response, model, time.monotonic() - started, attempts,
+                                  local=self.settings.is_local())
+
+    def call(self, request: Callable[[openai.OpenAI], T], *, model: str | None = None,
+             not_found: Callable[[], LlmError] | None = None) -> tuple[T, int]:
+        """Run ``request(openai client)`` with the retries, backoff, concurrency bound and messages of
+        :meth:`complete`; returns its result and the number of attempts.
+
+        The batch endpoints (:mod:`core.llm.batch_api`) go through here too, so they share the
+        key handling, timeouts and retry policy.  ``not_found`` gives the message for a 404 when it
+        does not mean an unknown model (an unknown batch or file).
+        """
         s = self.settings
         model = model or s.model
         attempt = 0
         while True:
             attempt += 1
-            started = time.monotonic()
             try:
                 with self._slots:
-                    response = self._create(list(messages), response_format, model)
+                    return request(self._openai), attempt
             except openai.APIError as exc:
+                if not_found is not None and getattr(exc, "status_code", None) == 404:
+                    raise not_found() from None
                 error = self._translate(exc, model)
                 if not error.retryable or attempt > s.max_retries:
                     if error.retryable:
                         error.message += f" (gave up after {attempt} attempts)"
                     raise error from None
                 self._sleep(self._delay(attempt, exc))
-                continue
-            seconds = time.monotonic() - started
-            return self._read(response, model, seconds, attempt)
-
-    def _create(self, messages: list[dict], response_format: dict | None, model: str):
-        kwargs: dict = {"model": model, "messages": messages, "temperature": self.settings.temperature,
-                        "max_tokens": self.settings.max_output_tokens}
-        if response_format is not None:
-            kwargs["response_format"] = response_format
-        return self._openai.chat.completions.create(**kwargs)
-
-    def _read(self, response, model: str, seconds: float, attempts: int) -> ChatResponse:
-        choices = getattr(response, "choices", None) or []
-        if not choices:
-            raise LlmError("The server sent a reply without any answer.", "Try again or try another model.",
-                           kind="empty", retryable=False)
-        choice = choices[0]
-        content = (getattr(choice.message, "content", None) or "") if choice.message else ""
-        usage = getattr(response, "usage", None)
-        p_tok = int(getattr(usage, "prompt_tokens", 0) or 0)
-        c_tok = int(getattr(usage, "completion_tokens", 0) or 0)
-        return ChatResponse(content=content, model=getattr(response, "model", None) or model, prompt_tokens=p_tok,
-                            completion_tokens=c_tok, seconds=seconds,
-                            cost_usd=cost_usd(model, p_tok, c_tok, local=self.settings.is_local()),
-                            finish_reason=getattr(choice, "finish_reason", None), attempts=attempts)
 
     def _delay(self, attempt: int, exc: Exception) -> float:
         s = self.settings
@@ -166,6 +174,31 @@ class LlmClient:
                             "GrammarLens falls back to the 'Conclusion:' answer format.", kind="format_unsupported")
         return LlmError(f"The model server at {where} rejected the request ({status}): {detail}",
                         "Check the model name and settings.", kind="bad_request")
+
+
+def _field(obj: object, name: str) -> object:
+    """An attribute of an openai response object, or a key of the same response as parsed JSON."""
+    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+
+
+def read_chat_response(response: object, model: str, seconds: float = 0.0, attempts: int = 1, *,
+                       local: bool = False) -> ChatResponse:
+    """A chat completion (an openai object online, a JSON dict from a batch results file) as a
+    :class:`ChatResponse`; one reader for both so a batch answer is read exactly as an online one."""
+    choices = _field(response, "choices") or []
+    if not choices:
+        raise LlmError("The server sent a reply without any answer.", "Try again or try another model.",
+                       kind="empty", retryable=False)
+    choice = choices[0]
+    message = _field(choice, "message")
+    content = str((_field(message, "content") if message else None) or "")
+    usage = _field(response, "usage")
+    p_tok = int((_field(usage, "prompt_tokens") if usage else 0) or 0)
+    c_tok = int((_field(usage, "completion_tokens") if usage else 0) or 0)
+    finish = _field(choice, "finish_reason")
+    return ChatResponse(content=content, model=str(_field(response, "model") or model), prompt_tokens=p_tok,
+                        completion_tokens=c_tok, seconds=seconds, cost_usd=cost_usd(model, p_tok, c_tok, local=local),
+                        finish_reason=str(finish) if finish is not None else None, attempts=attempts)
 
 
 def _error_detail(exc: openai.APIError) -> str:
