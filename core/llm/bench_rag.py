@@ -42,20 +42,6 @@ _GOLD_COLUMNS = {
 }
 # Folder names of the paper's benchmark (../shared/bench/rag/paragraphs/<folder>).
 BENCH_FOLDERS = {"81A": "WALS_81A", "GB107": "GB_107", "116A*": "WALS_116A", "49A": "WALS_49A"}
-# Folder names of the paper's benchmark (../shared/bench/rag/paragraphs/<folder>).
-BENCH_FOLDERS = {"81A": "WALS_81A", "GB107": "GB_107", "116A*": "WALS_116A", "49A": "WALS_49A"}
-# Folder names of the paper's benchmark (../shared/bench/rag/paragraphs/<folder>).
-BENCH_FOLDERS = {"81A": "WALS_81A", "GB107": "GB_107", "116A*": "WALS_116A", "49A": "WALS_49A"}
-# Folder names of the paper's benchmark (../shared/bench/rag/paragraphs/<folder>).
-BENCH_FOLDERS = {"81A": "WALS_81A", "GB107": "GB_107", "116A*": "WALS_116A", "49A": "WALS_49A"}
-# Folder names of the paper's benchmark (../shared/bench/rag/paragraphs/<folder>).
-BENCH_FOLDERS = {"81A": "WALS_81A", "GB107": "GB_107", "116A*": "WALS_116A", "49A": "WALS_49A"}
-# Folder names of the paper's benchmark (../shared/bench/rag/paragraphs/<folder>).
-BENCH_FOLDERS = {"81A": "WALS_81A", "GB107": "GB_107", "116A*": "WALS_116A", "49A": "WALS_49A"}
-# Folder names of the paper's benchmark (../shared/bench/rag/paragraphs/<folder>).
-BENCH_FOLDERS = {"81A": "WALS_81A", "GB107": "GB_107", "116A*": "WALS_116A", "49A": "WALS_49A"}
-# Folder names of the paper's benchmark (../shared/bench/rag/paragraphs/<folder>).
-BENCH_FOLDERS = {"81A": "WALS_81A", "GB107": "GB_107", "116A*": "WALS_116A", "49A": "WALS_49A"}
 _PAGE_COLUMNS = {"81A": "WALS 81A: Pages", "GB107": "GB107: Pages", "116A*": "WALS 116A: Pages", "49A": "Reference"}
 # Gold strategy names of the CSV that are not among the paper's seven labels.
 _POLAR_GOLD_ALIASES = {"Second position question particle": "Clause-medial question particle"}

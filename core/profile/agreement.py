@@ -109,32 +109,6 @@ def _with_catalog_label(value: ReferenceValue) -> ReferenceValue:
     return replace(value, label=label) if label else value
 
 
-def _with_catalog_label(value: ReferenceValue) -> ReferenceValue:
-    """The database's value worded as the catalog words it (Grambank "1" is shown as "present")."""
-    from dataclasses import replace
-
-    from core.catalog import load_catalog
-
-    catalog = load_catalog()
-    if value.code is None or value.feature_id not in catalog:
-        return value
-    label = catalog.get(value.feature_id).value_label(str(value.code))
-    return replace(value, label=label) if label else value
-
-
-def _with_catalog_label(value: ReferenceValue) -> ReferenceValue:
-    """The database's value worded as the catalog words it (Grambank "1" is shown as "present")."""
-    from dataclasses import replace
-
-    from core.catalog import load_catalog
-
-    catalog = load_catalog()
-    if value.code is None or value.feature_id not in catalog:
-        return value
-    label = catalog.get(value.feature_id).value_label(str(value.code))
-    return replace(value, label=label) if label else value
-
-
 def _dataset_name(folder: Path) -> str:
     name = folder.name.lower()
     text = ""
