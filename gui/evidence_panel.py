@@ -5,7 +5,8 @@ linguist decides from the text, so the snippet column takes every pixel the shor
 (rank, printed page, score) leave; the section path is elided in the middle ("4 Word order … 4.2
 Marked orders"), keeping both the chapter and the subsection, and the tooltip holds the whole
 paragraph.  Choosing a row (click, keys, or :meth:`show_row` from the window) reports the
-paragraph with ``paragraphChosen``; the window scrolls the PDF to it.
+paragraph with ``paragraphChosen``; the window scrolls the PDF to it.  Rows are two lines high
+and the snippet wraps into them: twice the text in the same table.
 """
 
 from __future__ import annotations
@@ -19,15 +20,17 @@ from gui.evidence_model import SECTION_COLUMN, SNIPPET_COLUMN, EvidenceModel
 from gui.window_state import WindowState
 
 SECTION_WIDTH = 120
+SNIPPET_LINES = 2
 
 
 class MiddleElideDelegate(QStyledItemDelegate):
-    """Elides text in the middle: a heading path keeps its chapter and its last heading."""
+    """Elides text in the middle, on one line: a heading path keeps its chapter and its last heading."""
 
     def initStyleOption(self, option: QStyleOptionViewItem,  # noqa: N802 - Qt naming
                         index: QModelIndex | QPersistentModelIndex) -> None:
         super().initStyleOption(option, index)
         option.textElideMode = Qt.TextElideMode.ElideMiddle
+        option.features &= ~QStyleOptionViewItem.ViewItemFeature.WrapText
 
 
 class EvidencePanel(QWidget):
@@ -48,10 +51,13 @@ class EvidencePanel(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setWordWrap(False)
+        self.table.setWordWrap(True)  # the snippet gets two lines; the last one is elided
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.setAlternatingRowColors(True)
-        self.table.verticalHeader().setVisible(False)
+        rows = self.table.verticalHeader()
+        rows.setVisible(False)
+        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        rows.setDefaultSectionSize(self.table.fontMetrics().lineSpacing() * SNIPPET_LINES + 8)
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table.setItemDelegateForColumn(SECTION_COLUMN, MiddleElideDelegate(self.table))
         header = self.table.horizontalHeader()

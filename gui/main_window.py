@@ -14,8 +14,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import (QDockWidget, QMainWindow, QMenu, QMessageBox, QSplitter, QToolBar, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QMessageBox, QToolBar, QVBoxLayout, QWidget
 
 from core.catalog.model import Catalog, Feature
 from core.errors import GrammarLensError, PdfError
@@ -37,7 +36,7 @@ from gui.settings import AppSettings, llm_configured, load_settings, save_settin
 from gui.settings_dialog import SettingsDialog
 from gui.task_bar import TaskBar
 from gui.value_panel import ValuePanel
-from gui.window_layout import WindowLayout
+from gui.window_layout import WindowLayout, named_splitter
 from gui.window_state import WindowState
 
 
@@ -95,12 +94,13 @@ class MainWindow(QMainWindow):
         self.pdf_toolbar = PdfToolbar(self.state, self.pdf_view, self.runner)
         self.value_panel = ValuePanel()
         self.evidence_panel = EvidencePanel()
-        self.right_splitter = _splitter("rightSplitter", Qt.Orientation.Vertical,
+        self.right_splitter = named_splitter("rightSplitter", Qt.Orientation.Vertical,
                                         ((self.value_panel, 2), (self.evidence_panel, 3)))
         self.right_splitter.setMinimumWidth(260)
-        self.main_splitter = _splitter("mainSplitter", Qt.Orientation.Horizontal,
+        self.right_splitter.setSizes([280, 420])
+        self.main_splitter = named_splitter("mainSplitter", Qt.Orientation.Horizontal,
                                        ((self.features_panel, 1), (self.pdf_view, 3), (self.right_splitter, 2)))
-        self.main_splitter.setSizes([220, 560, 500])  # the evidence snippets need the room (1280 x 800)
+        self.main_splitter.setSizes([210, 500, 570])  # the evidence snippets need the room (1280 x 800)
         outer.addWidget(self.main_splitter, 1)
         self.setCentralWidget(central)
         self.task_bar = TaskBar(self.runner)
@@ -390,13 +390,3 @@ class MainWindow(QMainWindow):
         self.pdf_view.close_document()
         super().closeEvent(event)
 
-
-def _splitter(name: str, orientation: Qt.Orientation, panels: tuple[tuple[QWidget, int], ...]) -> QSplitter:
-    """A named splitter (its sizes are saved under the name) whose panels never collapse."""
-    splitter = QSplitter(orientation)
-    splitter.setObjectName(name)
-    splitter.setChildrenCollapsible(False)
-    for index, (panel, stretch) in enumerate(panels):
-        splitter.addWidget(panel)
-        splitter.setStretchFactor(index, stretch)
-    return splitter

@@ -71,13 +71,16 @@ class PdfToolbar(QWidget):
         self.find_label = QLabel("")
         self.find_label.setAccessibleName("Find results")
         row.addWidget(self.find_label)
+        row.addStretch(1)
 
         view.pageChanged.connect(self.show_page)
         view.zoomChanged.connect(lambda zoom: self.zoom_label.setText(f"{zoom * 100:.0f}%"))
 
     def set_zoom_actions(self, zoom_out: QAction, zoom_in: QAction, fit: QAction) -> None:
         """The window owns the actions (menus, shortcuts); the toolbar shows them as buttons."""
-        for button, action in ((self._zoom_out, zoom_out), (self._zoom_in, zoom_in), (self._fit, fit)):
+        for button, action, short in ((self._zoom_out, zoom_out, "−"), (self._zoom_in, zoom_in, "+"),
+                                      (self._fit, fit, "Fit")):
+            action.setIconText(short)  # the menus keep the full text
             button.setDefaultAction(action)
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
             button.setAutoRaise(True)

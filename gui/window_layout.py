@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
-from PySide6.QtCore import QByteArray, QSettings
-from PySide6.QtWidgets import QMainWindow, QSplitter
+from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 
 from gui.pdf_view import PdfView
 
@@ -65,3 +65,14 @@ class WindowLayout:
         except (TypeError, ValueError):
             page = None
         return feature, page
+
+
+def named_splitter(name: str, orientation: Qt.Orientation, panels: tuple[tuple[QWidget, int], ...]) -> QSplitter:
+    """A splitter whose sizes are saved under ``name``; its panels (with stretch factors) never collapse."""
+    splitter = QSplitter(orientation)
+    splitter.setObjectName(name)
+    splitter.setChildrenCollapsible(False)
+    for index, (panel, stretch) in enumerate(panels):
+        splitter.addWidget(panel)
+        splitter.setStretchFactor(index, stretch)
+    return splitter

@@ -1,0 +1,72 @@
+"""The project controller: open, refuse, ingest (into a new project when only the demo is open), drop."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.store import PROJECT_SUFFIX
+from gui import projects
+from gui.operations import OperationRunner
+from gui.project_controller import ProjectController
+from gui.window_state import WindowState
+
+WAIT_MS = 20_000
+
+
+@pytest.fixture
+def controller(qtbot, gui_store):
+    runner = OperationRunner()
+    controller = ProjectController(WindowState(), runner, gui_store)
+    yield controller
+    controller.close()
+    assert runner.shutdown(10_000)
+
+
+def test_opening_a_project_fills_the_state_and_remembers_it(qtbot, controller, demo_project, gui_store) -> None:
+    with qtbot.waitSignal(controller.opened, timeout=1000) as opened:
+        assert controller.open(demo_project)
+    assert opened.args == [str(demo_project)]
+    state = controller.state
+    assert state.project_path == demo_project and len(state.documents) == 1
+    assert controller.language_name().startswith("Veshari")
+    labels = controller.page_labels(state.documents[0].id)
+    assert labels[1] == "i" and "3" in labels.values()
+    assert projects.recent_projects(gui_store)[0] == demo_project
+    with qtbot.waitSignals([controller.aboutToClose, controller.closed], timeout=1000):
+        controller.close()
+    assert state.project_path is None and controller.project is None
+
+
+def test_a_file_that_is_not_a_project_is_refused_with_a_message(qtbot, controller, tmp_path) -> None:
+    bogus = tmp_path / f"notes{PROJECT_SUFFIX}"
+    bogus.write_text("not a database", encoding="utf-8")
+    with qtbot.waitSignal(controller.failed, timeout=1000) as failed:
+        assert not controller.open(bogus)
+    assert failed.args[0] == "Cannot open this project" and failed.args[1].hint
+    assert bogus.read_text(encoding="utf-8") == "not a database"  # left untouched
+
+
+def test_a_broken_pdf_dropped_on_the_demo_leaves_no_project_behind(qtbot, controller, tmp_path, monkeypatch,
+                                                                   demo_project) -> None:
+    monkeypatch.setattr(projects, "demo_project_path", lambda: demo_project)  # the demo is what is open
+    assert controller.open(demo_project)
+    broken = tmp_path / "broken grammar.pdf"
+    broken.write_bytes(b"%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF garbage")
+    assert controller.accepts([Path("x.txt"), broken]) and not controller.accepts([Path("x.txt")])
+    failures: list[str] = []
+    controller.failed.connect(lambda title, exc: failures.append(title))
+    with qtbot.waitSignal(controller.ingestFinished, timeout=WAIT_MS) as finished:
+        assert controller.drop([broken])
+    assert failures == ["Cannot read broken grammar.pdf"] and finished.args == [False]
+    target = projects.data_dir() / "projects" / f"broken_grammar{PROJECT_SUFFIX}"
+    assert not target.exists()  # the project made for the PDF was removed again
+    assert controller.state.project_path == demo_project  # the demo is still open
+
+
+def test_a_new_project_gets_its_suffix_and_opens_empty(qtbot, controller, tmp_path) -> None:
+    with qtbot.waitSignal(controller.opened, timeout=1000):
+        assert controller.new(tmp_path / "my language")
+    assert controller.state.project_path == tmp_path / f"my language{PROJECT_SUFFIX}"
+    assert controller.state.documents == [] and not controller.state.has_grammar
