@@ -34,6 +34,10 @@ def register(commands, bench) -> None:
                    help=f"evidence token budget for --ranking ours (default {DEFAULT_BUDGET_TOKENS})")
     b.add_argument("--limit", type=int, default=None, help="only the first N grammars")
     _llm_options(b)
+    b.add_argument("--batch-out", type=Path, metavar="REQUESTS.jsonl",
+                   help="write the benchmark's prompts as a batch file (OpenAI Batch API, vLLM run_batch), ask nothing")
+    b.add_argument("--batch-in", type=Path, metavar="RESULTS.jsonl",
+                   help="score the answers of a batch results file (same options as for --batch-out)")
     b.add_argument("--json", action="store_true")
     b.set_defaults(handler=_bench_rag)
 
@@ -125,8 +129,32 @@ def _bench_rag(args: argparse.Namespace) -> int:
     from core.llm.bench_rag import default_data_dir, print_report, run_bench
 
     spec = feature_of(args.feature)
+    if args.batch_out or args.batch_in:
+        return _bench_rag_files(args, spec)
     client = LlmClient(_settings(args))
     report = run_bench(args.data or default_data_dir(), spec, client, config=args.config, ranking=args.ranking,
                        budget_tokens=args.budget, limit=args.limit, progress=stderr_progress("bench rag"))
+    print_report(report, args.json)
+    return 0
+
+
+def _bench_rag_files(args: argparse.Namespace, spec) -> int:
+    """``bench rag --batch-out FILE`` writes the prompts; ``--batch-in FILE`` scores answers made elsewhere."""
+    from core.errors import GrammarLensError
+    from core.llm.bench_rag import default_data_dir, print_report
+    from core.llm.bench_rag_batch import score_results, write_requests
+
+    if args.batch_out and args.batch_in:
+        raise GrammarLensError("Give --batch-out or --batch-in, not both.", "Write the prompts first, then score.")
+    data = args.data or default_data_dir()
+    options = dict(config=args.config, ranking=args.ranking, budget_tokens=args.budget, limit=args.limit)
+    if args.batch_out:
+        count = write_requests(data, spec, _settings(args), args.batch_out, **options)
+        print(f"wrote {count} request(s) to {args.batch_out}; score the results with the same options and "
+              f"--batch-in RESULTS.jsonl")
+        return 0
+    report, problems = score_results(data, spec, _settings(args), args.batch_in, **options)
+    for problem in problems:
+        print(f"warning: {problem}", file=sys.stderr)
     print_report(report, args.json)
     return 0

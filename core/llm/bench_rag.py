@@ -31,6 +31,7 @@ from core.llm.features import NOT_ENOUGH_INFORMATION, PAPER_NOT_MENTIONED
 from core.llm.metrics import Scores, scores
 from core.llm.prompts import Evidence
 from core.llm.tokens import estimate_tokens
+from core.retrieval.budget import DEFAULT_BUDGET_TOKENS
 
 NO_ANSWER = "(no answer)"
 PASSAGE_CHARS = 1_200
@@ -280,36 +281,19 @@ def _rank_texts(texts: list[str], spec: Feature) -> list[tuple[int, float]]:
 
 
 def run_bench(data_dir: Path, spec: Feature, client: LlmClient, *, config: str = "rag", ranking: str = "paper",
-              budget_tokens: int = 6_000, limit: int | None = None, progress=None) -> BenchReport:
+              budget_tokens: int = DEFAULT_BUDGET_TOKENS, limit: int | None = None, progress=None) -> BenchReport:
     """Ask the model about every benchmark grammar and score the answers."""
     items = load_items(data_dir, spec)[:limit] if limit else load_items(data_dir, spec)
     if not items:
         raise GrammarLensError(f"No benchmark grammars with gold values for {spec.id} in {data_dir}.", "")
 
     def one(item: Item) -> ItemResult:
-        result = ItemResult(item)
-        result.paper_top_pages = {p for c in item.chunks[:PAPER_TOP] for p in c.pages}
-        if config == "baseline":
-            chosen: list[Chunk] = []
-        elif ranking == "ours":
-            chosen = rank_ours(item, spec, budget_tokens)
-        else:
-            chosen = item.chunks
-        evidence = [Evidence(number=i + 1, rank=i + 1, text=c.text,
-                             page_label=",".join(str(p) for p in c.pages[:3]) + ("..." if len(c.pages) > 3 else ""))
-                    for i, c in enumerate(chosen)]
+        chosen, evidence = item_evidence(item, spec, config, ranking, budget_tokens)
         try:
             outcome = ask(client, spec, config, item.language, evidence)
         except LlmError as exc:
-            result.error = exc.message
-            return result
-        sent = outcome.evidence
-        result.evidence_tokens = outcome.evidence_tokens
-        result.prompt_tokens = outcome.response.prompt_tokens or estimate_tokens(outcome.prompt.text())
-        result.evidence_pages = {p for c in chosen[: len(sent)] for p in c.pages}
-        for v in outcome.parsed.values:  # scored in the paper's option words, as the gold values are
-            result.predicted[v.feature_id] = (spec.option_of(v.code) if v.code is not None else None) or v.label
-        return result
+            return ItemResult(item, paper_top_pages=_paper_top_pages(item), error=exc.message)
+        return item_result(item, spec, chosen, outcome)
 
     workers = max(1, min(client.settings.max_concurrency, len(items)))
     results: list[ItemResult] = []
@@ -318,6 +302,42 @@ def run_bench(data_dir: Path, spec: Feature, client: LlmClient, *, config: str =
             results.append(res)
             if progress is not None:
                 progress.step(done, len(items), res.item.key)
+    return score_results(spec, results, config, ranking, client.settings.model)
+
+
+def _paper_top_pages(item: Item) -> set[int]:
+    return {p for c in item.chunks[:PAPER_TOP] for p in c.pages}
+
+
+def item_evidence(item: Item, spec: Feature, config: str, ranking: str,
+                  budget_tokens: int) -> tuple[list[Chunk], list[Evidence]]:
+    """The chunks offered for one grammar and their prompt evidence (online and batch files alike)."""
+    if config == "baseline":
+        chosen: list[Chunk] = []
+    elif ranking == "ours":
+        chosen = rank_ours(item, spec, budget_tokens)
+    else:
+        chosen = item.chunks
+    evidence = [Evidence(number=i + 1, rank=i + 1, text=c.text,
+                         page_label=",".join(str(p) for p in c.pages[:3]) + ("..." if len(c.pages) > 3 else ""))
+                for i, c in enumerate(chosen)]
+    return chosen, evidence
+
+
+def item_result(item: Item, spec: Feature, chosen: list[Chunk], outcome) -> ItemResult:
+    """One grammar's result from an answer (an :class:`~core.llm.ask.AskOutcome`)."""
+    result = ItemResult(item, paper_top_pages=_paper_top_pages(item))
+    sent = outcome.evidence
+    result.evidence_tokens = outcome.evidence_tokens
+    result.prompt_tokens = outcome.response.prompt_tokens or estimate_tokens(outcome.prompt.text())
+    result.evidence_pages = {p for c in chosen[: len(sent)] for p in c.pages}
+    for v in outcome.parsed.values:  # scored in the paper's option words, as the gold values are
+        result.predicted[v.feature_id] = (spec.option_of(v.code) if v.code is not None else None) or v.label
+    return result
+
+
+def score_results(spec: Feature, results: list[ItemResult], config: str, ranking: str, model: str) -> BenchReport:
+    """Score every grammar's prediction against the gold values, beside the paper's Table 4 row."""
     targets = [gb for gb, _ in spec.parts] if spec.is_multilabel else [spec.id]
     table: dict[str, Scores] = {}
     for t in targets:
@@ -325,7 +345,7 @@ def run_bench(data_dir: Path, spec: Feature, client: LlmClient, *, config: str =
         pred = [_binary(r.predicted.get(t), spec.is_multilabel) for r in results]
         table[t] = scores(gold, pred)
     reference = {t: PAPER_TABLE4.get(t, {}).get(paper_row(config, ranking)) for t in targets}
-    return BenchReport(spec.id, config, ranking, client.settings.model, results, table, reference)
+    return BenchReport(spec.id, config, ranking, model, results, table, reference)
 
 
 def _binary(label: str | None, multilabel: bool) -> str:
