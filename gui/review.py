@@ -27,14 +27,8 @@ def latest_classification(project: ProjectDatabase, feature_id: str) -> Any | No
     """The newest stored classification of ``feature_id`` in this project (None when never classified)."""
     from core.llm import list_classifications
 
-    try:
-        items = list_classifications(project, feature_id=feature_id)
-    except TypeError:
-        items = [c for c in list_classifications(project) if c.feature_id == feature_id]
-    items = [c for c in items if c.feature_id == feature_id]
-    if not items:
-        return None
-    return max(items, key=lambda c: (c.created_at or "", c.id or 0))
+    items = list_classifications(project, feature_id=feature_id)
+    return max(items, key=lambda c: (c.created_at or "", c.id or 0)) if items else None
 
 
 def value_text(result: Any) -> str:

@@ -18,7 +18,9 @@ def test_review_actions_wait_for_a_value_and_report_what_the_reviewer_asked(qtbo
     panel.set_feature(feature, review.value_options(feature))
     assert panel.feature_label.text().startswith("81A")
     assert panel.override_combo.findText("SVO") >= 0 and panel.override_combo.findText("Not enough information") >= 0
-    assert not panel.accept_button.isEnabled() and not panel.note_edit.isEnabled()
+    # without a model answer only Accept waits: a value and a note can be set by hand (issue 10)
+    assert not panel.accept_button.isEnabled()
+    assert panel.note_edit.isEnabled() and panel.override_button.isEnabled() and panel.override_combo.isEnabled()
 
     panel.show_view(ClassificationView("SOV", "The verb is final.", "gpt-4o · cites p. 6", (1,)))
     assert panel.value_label.text() == "SOV" and panel.reasoning.toPlainText() == "The verb is final."
