@@ -41,6 +41,8 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
                         "instead of asking the model")
     p.add_argument("--batch-in", type=Path, metavar="RESULTS.jsonl",
                    help="import the answers of a batch results file into the project(s)")
+    p.add_argument("--answer-format", choices=["auto", "json_schema", "conclusion"], default="auto",
+                   help="conclusion: the paper's text answers, for servers without JSON-schema output")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.set_defaults(handler=_profile)
 
@@ -85,6 +87,7 @@ def _batch_settings(args: argparse.Namespace):
         llm.base_url = args.base_url
     if args.timeout:
         llm.timeout_s = args.timeout
+    llm.answer_format = getattr(args, "answer_format", "auto")
     return BatchSettings(mode="llm", config=args.config, llm=llm, retrieval=retrieval, concurrency=max(1, args.concurrency))
 
 
