@@ -33,6 +33,10 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.add_argument("--no-reranker", action="store_true", help="rank by BM25 and vocabulary only (no embedding model)")
     p.add_argument("--budget", type=int, default=None, help="evidence token budget per feature")
     p.add_argument("--yes", action="store_true", help="allow a hosted model (every language x feature is a request)")
+    p.add_argument("--batch-out", type=Path, metavar="REQUESTS.jsonl",
+                   help="write every language's prompts as one batch file (OpenAI Batch API, vLLM run_batch), ask nothing")
+    p.add_argument("--batch-in", type=Path, metavar="RESULTS.jsonl",
+                   help="import the answers of a batch results file (same options as --batch-out) and score them")
     p.add_argument("--summary", action="store_true", help="overall and per-language rows only")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.set_defaults(handler=_bench_profile)
@@ -55,7 +59,7 @@ def _settings(args: argparse.Namespace):
         llm.model = args.model
     if args.base_url:
         llm.base_url = args.base_url
-    if not llm.is_local() and not args.yes:
+    if not llm.is_local() and not args.yes and not (args.batch_out or args.batch_in):
         raise GrammarLensError("bench profile sends one request per language and feature (about 1,000 for the "
                                "whole gold file) to a hosted model.",
                                "Add --yes to go ahead, use --base-url with a local server, or --no-llm.")
@@ -71,8 +75,16 @@ def _bench_profile(args: argparse.Namespace) -> int:
     gold = load_gold(args.gold)
     features = resolve_feature_set(None, args.features) if args.features else None
     languages = [x.strip() for x in args.languages.split(",") if x.strip()] if args.languages else None
+    if (args.batch_out or args.batch_in) and args.no_llm:
+        raise GrammarLensError("--batch-out / --batch-in are for a model's answers; --no-llm asks none.",
+                               "Leave out --no-llm.")
     report = run_bench_profile(gold, args.grammars, args.work, _settings(args), feature_ids=features,
-                               languages=languages, progress=stderr_progress("bench profile"))
+                               languages=languages, progress=stderr_progress("bench profile"),
+                               batch_out=args.batch_out, batch_in=args.batch_in)
+    if args.batch_out:
+        print(f"wrote {report.batch_written:,} request(s) to {args.batch_out}; score the answers with the same "
+              f"options and --batch-in RESULTS.jsonl")
+        return 0
     if args.json:
         print(json.dumps(report.to_json(), indent=1))
     else:

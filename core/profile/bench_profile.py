@@ -87,13 +87,16 @@ class BenchProfileReport:
     ingest_seconds: dict[str, float] = field(default_factory=dict)
     run_seconds: float = 0.0
     failed: dict[str, str] = field(default_factory=dict)
+    batch_written: int = 0  # with batch_out: request lines written (nothing is scored)
+    batch_imported: int = 0  # with batch_in: answers imported from the results file
 
     def to_json(self) -> dict:
         return {"mode": self.mode, "model": self.model, "features": self.features, "languages": self.languages,
                 "scores": self.scores.to_json() if self.scores else None,
                 "evidence": {k: asdict(v) for k, v in self.evidence.items()},
                 "evidence_overall": asdict(self.evidence_overall()) if self.evidence else None,
-                "ingest_seconds": self.ingest_seconds, "run_seconds": self.run_seconds, "failed": self.failed}
+                "ingest_seconds": self.ingest_seconds, "run_seconds": self.run_seconds, "failed": self.failed,
+                "batch_written": self.batch_written, "batch_imported": self.batch_imported}
 
     def evidence_overall(self) -> EvidenceStats:
         """Means over features (each feature weighs the same)."""
@@ -115,11 +118,14 @@ class BenchProfileReport:
 
 def run_bench_profile(gold: list[GoldValue], grammars_dir: str | Path, work_dir: str | Path, settings,
                       feature_ids: list[str] | None = None, languages: list[str] | None = None,
-                      progress: Progress | None = None) -> BenchProfileReport:
+                      progress: Progress | None = None, *, batch_out: str | Path | None = None,
+                      batch_in: str | Path | None = None) -> BenchProfileReport:
     """Ingest (or reuse), run each language's profile with ``settings`` (a BatchSettings), and score it.
 
     ``feature_ids`` limits the features (default: every feature of the gold file); ``languages``
-    limits the languages (names or Glottocodes).
+    limits the languages (names or Glottocodes).  ``batch_out`` writes the prompts of every language
+    into one batch file instead of asking (nothing is scored); ``batch_in`` imports the answers of such
+    a file made by any engine (OpenAI Batch API, vLLM run_batch) and scores them as an online run.
     """
     from core.profile.batch import load_job, open_job, run_job
     from core.store import open_project
@@ -149,20 +155,39 @@ def run_bench_profile(gold: list[GoldValue], grammars_dir: str | Path, work_dir:
         path, seconds = prepare_project(grammar, Path(work_dir))
         report.ingest_seconds[grammar.language] = round(seconds, 2)
         ids = [fid for fid in wanted_features if any(g.file == file and g.feature_id == fid for g in gold)]
-        with open_project(path) as project:
-            job = open_job(project, "bench-profile", ids, settings)
-        progress.step(i, len(files), f"{grammar.language}: {len(job.pending)} feature(s) to run")
-        result = run_job(path, job.id, settings)
-        for fid, message in result.failed.items():
-            report.failed[f"{grammar.language}/{fid}"] = message
+        if batch_out is not None:
+            from core.llm.batch_files import write_batch_requests
+
+            if i == 0:
+                Path(batch_out).unlink(missing_ok=True)
+            report.batch_written += write_batch_requests([path], ids, batch_out, settings,
+                                                         feature_set="bench-profile", append=True).written
+            continue
+        if batch_in is not None:
+            from core.llm.batch_files import import_batch_results
+
+            imported = import_batch_results([path], batch_in)
+            report.batch_imported += imported.imported
+            for problem in imported.problems:
+                if problem.kind != "unknown" and problem.kind != "unparsable":  # other languages' lines are unknown here
+                    report.failed[f"{grammar.language}/line {problem.line}"] = problem.message
+        else:
+            with open_project(path) as project:
+                job = open_job(project, "bench-profile", ids, settings)
+            progress.step(i, len(files), f"{grammar.language}: {len(job.pending)} feature(s) to run")
+            result = run_job(path, job.id, settings)
+            for fid, message in result.failed.items():
+                report.failed[f"{grammar.language}/{fid}"] = message
         with open_project(path, readonly=True) as project:
             if settings.mode == "llm":
                 for fid, code in project_codes(project).items():
                     predicted[(grammar.glottocode, fid)] = code
             else:
                 _collect_evidence(project, grammar, load_job(project, job.id), report)
-    progress.step(len(files), len(files), "scoring")
     report.run_seconds = round(time.perf_counter() - started, 2)
+    if batch_out is not None:
+        return report
+    progress.step(len(files), len(files), "scoring")
     if settings.mode == "llm":
         report.scores = score_profiles(gold, predicted)
     else:
