@@ -1,7 +1,8 @@
 """The evidence list as a Qt table: a thin adapter over core retrieval hits.
 
 The model only presents :class:`core.retrieval.Hit` objects (rank, score, paragraph) in the
-order it is given (the window state puts pinned paragraphs first); which of them the model cited
+order it is given (the window state puts pinned paragraphs first; a pinned paragraph the
+retrieval never found comes as a row of rank 0, shown without rank or score); which of them the model cited
 and which the linguist pinned are sets of paragraph ids handed in beside them.  The Section
 column holds the whole heading path, elided in the middle by the view, so both the chapter and
 the subsection stay readable; the tooltip holds the whole paragraph.
@@ -83,7 +84,8 @@ class EvidenceModel(QAbstractTableModel):
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if column == 0:
-                return " ".join([str(hit.rank)] + ([PIN_MARK] if pinned else []) + ([CITED_MARK] if cited else []))
+                rank = [str(hit.rank)] if hit.rank > 0 else []  # rank 0: pinned, never retrieved
+                return " ".join(rank + ([PIN_MARK] if pinned else []) + ([CITED_MARK] if cited else []))
             if column == 1:
                 return paragraph.page_label
             if column == SECTION_COLUMN:
@@ -91,7 +93,7 @@ class EvidenceModel(QAbstractTableModel):
             if column == SNIPPET_COLUMN:
                 return snippet(paragraph.text)
             if column == 4:
-                return f"{hit.score:.2f}"
+                return f"{hit.score:.2f}" if hit.rank > 0 else ""
         if role == Qt.ItemDataRole.ToolTipRole:
             return tooltip(paragraph, cited=cited, pinned=pinned)
         if role == Qt.ItemDataRole.BackgroundRole and (cited or pinned):

@@ -4,7 +4,8 @@ Why a controller: choosing a feature starts work whose results arrive later, pos
 the person has chosen another feature or closed the project; this object keeps the one
 retrieval and the one classification of the current feature as operations, drops late results
 of an earlier feature, and keeps the :class:`gui.window_state.WindowState` right.  The panels
-listen to its signals; it never touches a widget.  The coding pass (values by hand, pins) grows here.
+listen to its signals; it never touches a widget.  The linguist's own values, pins and the coding
+pass are :class:`gui.coding_controller.CodingController`'s.
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ class FeatureController(QObject):
         self.state, self.runner, self.projects, self.settings = state, runner, projects, settings
         self._retrieval: Operation | None = None
         self._classification: Operation | None = None
+        # evidence retrieved ahead of time (the coding pass's look-ahead), asked before retrieving
+        self.prefetched: Callable[[Feature], list | None] = lambda _feature: None
         projects.aboutToClose.connect(self.cancel)
 
     @property
@@ -97,6 +100,12 @@ class FeatureController(QObject):
                 self.evidenceChanged.emit()
                 self.retrievalFinished.emit()
 
+        ready = self.prefetched(feature)
+        if ready is not None:  # shown at once, without a worker round trip
+            if self._retrieval is not None:
+                self._retrieval.cancel()
+            done(ready)
+            return None
         self._retrieval = replace(self._retrieval, Operation(
             self.runner, lambda progress: backend.retrieve(path, feature, settings, progress))
             .success(done).failure(lambda exc: self.failed.emit("Retrieval failed", exc))

@@ -22,6 +22,7 @@ from core.models import Paragraph, Rect
 from core.store import PROJECT_SUFFIX
 from gui import backend, file_dialogs, review
 from gui.about import show_about
+from gui.coding_pass import CodingController, CodingPanel, CodingPassBar, connect_coding
 from gui.error_dialog import error_box
 from gui.evidence_panel import EvidencePanel
 from gui.feature_controller import FeatureController
@@ -59,6 +60,8 @@ class MainWindow(QMainWindow):
         self.runner = OperationRunner(parent=self)
         self.projects = ProjectController(self.state, self.runner, self.store, self)
         self.features = FeatureController(self.state, self.runner, self.projects, lambda: self.settings, self)
+        self.coding = CodingController(self.state, self.runner, self.projects, self.features,
+                                       lambda: self.settings, self)
         self.catalog: Catalog | None = None
         self.profile_view: ProfileView | None = None
         self.profile_dock: QDockWidget | None = None
@@ -88,6 +91,8 @@ class MainWindow(QMainWindow):
         outer.setSpacing(0)
         self.banner = OfflineBanner()
         outer.addWidget(self.banner)
+        self.coding_panel, self.pass_bar = CodingPanel(), CodingPassBar()
+        outer.addWidget(self.pass_bar)
         self.features_panel = FeaturesPanel()
         self.pdf_view = PdfView()
         self.pdf_view.setMinimumWidth(240)
@@ -95,9 +100,9 @@ class MainWindow(QMainWindow):
         self.value_panel = ValuePanel()
         self.evidence_panel = EvidencePanel()
         self.right_splitter = named_splitter("rightSplitter", Qt.Orientation.Vertical,
-                                        ((self.value_panel, 2), (self.evidence_panel, 3)))
+                                        ((self.value_panel, 2), (self.coding_panel, 2), (self.evidence_panel, 3)))
         self.right_splitter.setMinimumWidth(260)
-        self.right_splitter.setSizes([280, 420])
+        self.right_splitter.setSizes([190, 200, 310])
         self.main_splitter = named_splitter("mainSplitter", Qt.Orientation.Horizontal,
                                        ((self.features_panel, 1), (self.pdf_view, 3), (self.right_splitter, 2)))
         self.main_splitter.setSizes([210, 500, 570])  # the evidence snippets need the room (1280 x 800)
@@ -144,7 +149,8 @@ class MainWindow(QMainWindow):
         bar.set_zoom_actions(self.act_zoom_out, self.act_zoom_in, self.act_fit)
         self.act_classify = self._action("&Classify", "Ctrl+Return", self.features.classify,
                                          "Ask the model for the value")
-        self.act_accept = self._action("&Accept value", "Alt+A", lambda: self.features.add_review("accept"))
+        self.act_accept = self._action("&Accept value", "Alt+A", self.coding.accept)
+        self.act_pass = self._action("Coding &pass", "Ctrl+K", self.pass_bar.startRequested.emit)
         self.act_note = self._action("Add a &note", "Ctrl+Shift+N", self.value_panel.focus_note)
         self.act_cancel = self._action("Cancel task", "Esc", self.task_bar.cancel)
         self.act_cancel.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
@@ -162,7 +168,7 @@ class MainWindow(QMainWindow):
                               self.act_settings, None, self.act_quit)),
                 ("&View", (self.act_find_feature, self.act_search, self.act_next_hit, self.act_prev_hit,
                            self.act_goto, self.act_zoom_in, self.act_zoom_out, self.act_fit)),
-                ("&Feature", (self.act_classify, self.act_accept, self.act_note, None, self.act_profile)),
+                ("&Feature", (self.act_classify, self.act_accept, self.act_note, self.act_pass, self.act_profile)),
                 ("&Help", (self.act_about,))):
             menu = self.menuBar().addMenu(title)
             for item in items:
@@ -178,9 +184,9 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         status = self.statusBar()
         p, f, v = self.projects, self.features, self.value_panel
-        for source in (p, f, self.pdf_toolbar):
+        for source in (p, f, self.coding, self.pdf_toolbar):
             source.message.connect(lambda text, ms: status.showMessage(text, ms))
-        for source in (p, f):
+        for source in (p, f, self.coding):
             source.failed.connect(self.show_error)
         self.runner.failed.connect(self.show_error)
         p.opened.connect(self._project_opened)
@@ -204,9 +210,9 @@ class MainWindow(QMainWindow):
         self.pdf_view.pageRendered.connect(self._page_rendered)
         self.evidence_panel.paragraphChosen.connect(self.show_paragraph)
         v.classifyRequested.connect(self.features.classify)
-        v.acceptRequested.connect(lambda: self.features.add_review("accept"))
-        v.overrideRequested.connect(lambda value: self.features.add_review("override", value=value))
-        v.noteRequested.connect(lambda text: self.features.add_review("note", note=text))
+        connect_coding(self.coding, self.coding_panel, self.pass_bar, self.evidence_panel, self.pdf_view, v,
+                       self._apply_highlights, self.select_feature)
+        self.coding.stored.connect(self.reviewStored)
 
     def save_layout(self) -> None:
         """Window geometry, splitters and zoom; for the open project, its feature and page."""

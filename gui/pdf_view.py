@@ -9,6 +9,12 @@ The scene works in PDF points with the origin at each page's top left, the same 
 :class:`core.models.Rect`, so highlight rectangles need no conversion.  Zoom is a view
 transform; pixmaps are rendered at ``zoom x devicePixelRatio`` and scaled back, so text stays
 sharp on high-DPI screens.
+
+Pins: a click on a page (not a drag) reports the point in PDF space (``paragraphClicked``); P, or
+the context menu, asks to pin the paragraph there (``pinRequested``).  The view does not know
+paragraphs: ``pin_label`` (set by the coding wiring) names the menu entry, or says there is none.
+Pinned paragraphs are drawn violet with a solid outline, so they stand apart from retrieved
+(amber) and cited (teal) ones, which are fills only.
 """
 
 from __future__ import annotations
@@ -17,9 +23,10 @@ import bisect
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import pymupdf
-from PySide6.QtCore import QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -27,6 +34,7 @@ from PySide6.QtWidgets import (
     QGraphicsRectItem,
     QGraphicsScene,
     QGraphicsView,
+    QMenu,
     QWidget,
 )
 
@@ -41,7 +49,9 @@ EVIDENCE_COLOUR = QColor(255, 214, 0, 55)  # amber: a retrieved paragraph
 CITED_COLOUR = QColor(0, 170, 140, 90)  # teal: a paragraph the model cited for its value
 SEARCH_COLOUR = QColor(80, 140, 255, 100)  # blue: a text-search hit
 PINNED_COLOUR = QColor(120, 80, 200, 80)  # violet: a paragraph the linguist pinned as deciding the value
+PINNED_PEN = QColor(100, 50, 190)  # the pinned paragraph's outline: a pin reads even where it is also cited
 SELECTED_PEN = QColor(200, 60, 0)
+CLICK_SLOP = 4  # pixels a press may move and still be a click (not a drag of the page)
 
 
 @dataclass(frozen=True)
@@ -81,6 +91,8 @@ class PdfView(QGraphicsView):
     pageChanged = Signal(int)  # 1-based PDF page at the top of the view
     zoomChanged = Signal(float)
     pageRendered = Signal(int)  # 1-based PDF page whose pixmap just arrived (used by tests and the bench)
+    paragraphClicked = Signal(int, float, float)  # 1-based PDF page, x, y in PDF points: a click on a page
+    pinRequested = Signal(int, float, float)  # pin (or unpin) the paragraph at this point: P or the context menu
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -103,6 +115,9 @@ class PdfView(QGraphicsView):
         self._highlight_items: list[QGraphicsRectItem] = []
         self._selected_items: list[QGraphicsRectItem] = []
         self._current_page = 0
+        self._press: QPoint | None = None
+        self.clicked_point: tuple[int, float, float] | None = None  # the last page point clicked
+        self.pin_label: Callable[[int, float, float], str | None] | None = None
         self._render_timer = QTimer(self)
         self._render_timer.setSingleShot(True)
         self._render_timer.setInterval(0)
@@ -149,6 +164,7 @@ class PdfView(QGraphicsView):
         self._sizes.clear()
         self._cache.clear()
         self._queue.clear()
+        self.clicked_point = None
         if self.doc is not None:
             self.doc.close()
         self.doc, self.path = None, None
@@ -169,6 +185,14 @@ class PdfView(QGraphicsView):
     def rendering(self) -> bool:
         """True while visible pages still wait for their pixmaps (screenshots wait for this)."""
         return bool(self._queue)
+
+    def rendered_pages(self) -> list[int]:
+        """1-based pages whose pixmaps are in the scene now (a long grammar keeps only a few)."""
+        return sorted(index + 1 for index in self._pixmap_items)
+
+    def page_item(self, pdf_page: int) -> QGraphicsRectItem:
+        """The scene item of a page: highlights of that page are its children."""
+        return self._page_items[pdf_page - 1]
 
     # --- navigation and zoom -----------------------------------------------------------
     def go_to_page(self, pdf_page: int, y: float = 0.0, *, center: bool = False) -> None:
@@ -232,6 +256,56 @@ class PdfView(QGraphicsView):
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
         self._schedule_visible()
+
+    # --- clicking and pinning ---------------------------------------------------------
+    def point_at(self, pos: QPoint) -> tuple[int, float, float] | None:
+        """(1-based PDF page, x, y in PDF points) under a viewport position; None between pages."""
+        scene = self.mapToScene(pos)
+        for index in self.visible_pages():
+            item = self._page_items[index]
+            local = item.mapFromScene(scene)
+            width, height = self._sizes[index]
+            if 0 <= local.x() <= width and 0 <= local.y() <= height:
+                return index + 1, local.x(), local.y()
+        return None
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        self._press = event.position().toPoint() if event.button() == Qt.MouseButton.LeftButton else None
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802
+        super().mouseReleaseEvent(event)
+        pos = event.position().toPoint()
+        if self._press is not None and (pos - self._press).manhattanLength() <= CLICK_SLOP:
+            point = self.point_at(pos)
+            if point is not None:
+                self.clicked_point = point
+                self.paragraphClicked.emit(*point)
+        self._press = None
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802
+        if event.key() == Qt.Key.Key_P and not event.modifiers() and self.clicked_point is not None:
+            self.pinRequested.emit(*self.clicked_point)
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def context_menu(self, pos: QPoint) -> QMenu | None:
+        """The menu for a viewport position: pin or unpin the paragraph there (None when there is none)."""
+        point = self.point_at(pos)
+        label = self.pin_label(*point) if point is not None and self.pin_label is not None else None
+        if point is None or label is None:
+            return None
+        menu = QMenu(self)
+        action = menu.addAction(label + "\tP")
+        action.triggered.connect(lambda: self.pinRequested.emit(*point))
+        return menu
+
+    def contextMenuEvent(self, event) -> None:  # noqa: N802
+        menu = self.context_menu(event.pos())
+        if menu is not None:
+            menu.exec(event.globalPos())
+            menu.deleteLater()
 
     # --- lazy rendering ---------------------------------------------------------------
     def _index_at(self, scene_y: float) -> int:
@@ -319,10 +393,14 @@ class PdfView(QGraphicsView):
                 self.scene().removeItem(item)
         self._highlight_items.clear()
         self._selected_items.clear()
+        outline = QPen(PINNED_PEN)
+        outline.setWidthF(1.5)
+        outline.setCosmetic(True)
         for highlight in highlights:
             colour = _COLOURS.get(highlight.kind, EVIDENCE_COLOUR)
+            pen = outline if highlight.kind == "pinned" else QPen(Qt.PenStyle.NoPen)
             for rect in highlight.rects:
-                item = self._rect_item(rect, QBrush(colour), QPen(Qt.PenStyle.NoPen), z=1)
+                item = self._rect_item(rect, QBrush(colour), pen, z=1)
                 if item is not None:
                     item.setData(0, highlight.kind)
                     item.setData(1, highlight.key)
@@ -336,6 +414,15 @@ class PdfView(QGraphicsView):
 
     def show_rects(self, rects: tuple[Rect, ...]) -> None:
         """Scroll to the first rectangle and outline all of them (the selected paragraph)."""
+        self.outline_rects(rects)
+        if rects:
+            first = min(rects, key=lambda r: (r.pdf_page, r.y0))
+            # a quarter down the view: the reader sees what comes before the paragraph (its heading) too
+            lead = self.viewport().height() / 4 / self.zoom
+            self.go_to_page(first.pdf_page, max(0.0, first.y0 - lead))
+
+    def outline_rects(self, rects: tuple[Rect, ...]) -> None:
+        """Outline a paragraph's rectangles as the selected one, without scrolling."""
         for item in self._selected_items:
             if item.scene() is not None:
                 self.scene().removeItem(item)
@@ -347,11 +434,6 @@ class PdfView(QGraphicsView):
             item = self._rect_item(rect, QBrush(Qt.BrushStyle.NoBrush), pen, z=2, pad=2.0)
             if item is not None:
                 self._selected_items.append(item)
-        if rects:
-            first = min(rects, key=lambda r: (r.pdf_page, r.y0))
-            # a quarter down the view: the reader sees what comes before the paragraph (its heading) too
-            lead = self.viewport().height() / 4 / self.zoom
-            self.go_to_page(first.pdf_page, max(0.0, first.y0 - lead))
 
     def _rect_item(
         self, rect: Rect, brush: QBrush, pen: QPen, *, z: float, pad: float = 0.0

@@ -143,8 +143,12 @@ class ValuePanel(QWidget):
         self.reasoning.setPlainText(reasoning)
         self.meta_label.setText(meta)
         has = value is not None
-        for widget in (self.accept_button, self.override_button, self.override_combo, self.note_button, self.note_edit):
-            widget.setEnabled(has)
+        self.accept_button.setEnabled(has)
+        # A value or a note needs no model: once a feature is chosen (its values listed), the linguist codes it.
+        chosen = self.override_combo.count() > 0
+        for widget in (self.override_button, self.override_combo, self.note_button, self.note_edit):
+            widget.setEnabled(chosen)
+        self.override_button.setText("&Override" if has else "Se&t value")
         if has:
             index = self.override_combo.findText(value or "")
             if index >= 0:

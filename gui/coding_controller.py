@@ -1,0 +1,502 @@
+"""The linguist's own coding in the window: values by hand, "?", notes, pins, undo, and the coding pass.
+
+Why a controller beside :class:`gui.feature_controller.FeatureController`: the feature controller
+finds evidence and asks the model; this one records what the coder of record decides, whether or
+not a model ever answered, through :mod:`core.coding` (append-only decisions, so Undo is exact
+and the history is complete).  It keeps the pins of the chosen feature in the shared
+:class:`gui.window_state.WindowState` (pinned paragraphs are listed first and drawn in their own
+style), steps through a :class:`core.coding.CodingPass`, and keeps a :class:`gui.lookahead.LookAhead`
+retrieving the features coming next.  Decisions are a few rows in one transaction, written on
+the window's own connection; reading paragraphs for the click-to-pin index runs in the background.
+It never touches a widget: panels present :class:`CodingView` and :class:`PassView`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from PySide6.QtCore import QObject, Signal
+
+from core import coding
+from core.catalog import load_catalog
+from core.catalog.model import Feature
+from core.coding.coding_pass import FILTER_LABELS
+from core.coding.locate import ParagraphLocator
+from core.errors import GrammarLensError
+from core.models import Paragraph
+from core.retrieval import Hit
+from core.store import open_project
+from core.store.repository import get_paragraphs, list_paragraphs
+from gui import review
+from gui.feature_controller import FeatureController
+from gui.lookahead import AHEAD, LookAhead
+from gui.operations import Operation, OperationRunner
+from gui.project_controller import ProjectController
+from gui.settings import AppSettings
+from gui.window_state import WindowState
+
+_DONE = {"code": "coded", "accept": "accepted the model's value", "override": "overrode the model with",
+         "unknown": "set", "note": "noted", "pin": "pinned", "unpin": "unpinned", "undo": "undid their last change"}
+
+
+@dataclass(frozen=True)
+class CodingView:
+    """What the coding panel shows for the chosen feature."""
+
+    feature: Feature | None
+    codable: bool = False
+    why_not: str = ""  # why nothing can be coded here (no feature, a multi-label parent)
+    options: tuple[tuple[str, str], ...] = ()  # (code, label) in the set's order, then ("?", ...)
+    current_code: str | None = None
+    status: str = ""  # one line: the value that counts, by whom and when
+    note: str = ""
+    pins: tuple[coding.Pin, ...] = ()
+    history: tuple[str, ...] = ()  # newest first
+    can_undo: bool = False
+    model_code: str | None = None
+
+
+@dataclass(frozen=True)
+class PassView:
+    """What the coding-pass bar shows."""
+
+    active: bool
+    feature_set: str = "wals"
+    filter: str = coding.ALL
+    counter: str = ""  # "37 of 195 coded"
+    position: str = ""  # "feature 12 of 195 shown"
+    feature_sets: tuple[str, ...] = ("paper", "grambank", "wals")
+    disagree_available: bool = False
+
+
+@dataclass
+class _Pass:
+    coding_pass: coding.CodingPass
+    feature_set: str
+    references: dict = field(default_factory=dict)
+
+
+class CodingController(QObject):
+    """Values, notes, pins and undo of ``state.feature``; the coding pass and its look-ahead."""
+
+    decisionChanged = Signal(object)  # CodingView
+    pinsChanged = Signal()  # state.pins (and pinned rows of state.hits) changed: redraw list and page
+    passChanged = Signal(object)  # PassView
+    reviewLinesChanged = Signal(object, object)  # review lines of the model answer (newest first), override or None
+    featureRequested = Signal(str)  # the pass moved: show this feature
+    stored = Signal(str)  # an act was stored: code, accept, override, unknown, note, pin, unpin, undo
+    failed = Signal(str, object)
+    message = Signal(str, int)
+
+    def __init__(self, state: WindowState, runner: OperationRunner, projects: ProjectController,
+                 features: FeatureController, settings: Callable[[], AppSettings],
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.state, self.runner, self.projects, self.features = state, runner, projects, features
+        self.settings = settings
+        self.lookahead = LookAhead(runner, settings, self)
+        features.prefetched = self.lookahead.hits
+        self.locator: ParagraphLocator | None = None
+        self._locating: Operation | None = None
+        self._pass: _Pass | None = None
+        self._feature_sets: tuple[str, ...] = ("paper", "grambank", "wals")
+        self._wanted_set, self._wanted_filter = "wals", coding.ALL
+        self.pass_started_at: float | None = None
+        projects.opened.connect(self._project_opened)
+        projects.closed.connect(self._project_closed)
+        projects.documentsChanged.connect(lambda _id: self._reload_project_data())
+        features.featureChanged.connect(self._feature_changed)
+        features.evidenceChanged.connect(self._evidence_changed)
+        features.classificationFinished.connect(self._model_answered)
+
+    # ================================================================== project
+    def _project_opened(self, _path: str) -> None:
+        self._pass = None
+        self._reload_project_data()
+        from core.profile.feature_sets import list_feature_lists
+
+        project = self.projects.project
+        saved = tuple(sorted(list_feature_lists(project))) if project is not None else ()
+        self._feature_sets = ("paper", "grambank", "wals") + saved
+        self._emit_pass()
+
+    def _project_closed(self) -> None:
+        self._pass, self.locator = None, None
+        self.lookahead.set_project(None)
+        if self._locating is not None:
+            self._locating.cancel()
+        self._emit_pass()
+
+    def _reload_project_data(self) -> None:
+        """Forget retrieved-ahead evidence and re-read the paragraph rectangles (a grammar was added)."""
+        path = self.state.project_path
+        self.lookahead.set_project(path)
+        self.locator = None
+        if path is None:
+            return
+
+        def read(progress) -> ParagraphLocator:
+            with open_project(path) as project:
+                return ParagraphLocator(list_paragraphs(project))
+
+        def done(locator: ParagraphLocator) -> None:
+            if path == self.state.project_path:
+                self.locator = locator
+
+        self._locating = (Operation(self.runner, read).success(done).failure(lambda _exc: None)
+                          .run_in_background())
+
+    # ================================================================== the chosen feature
+    def _feature_changed(self) -> None:
+        self._show_decision(emit_pins=False)
+
+    def _evidence_changed(self) -> None:
+        """New evidence: remember it for coming back, add pinned paragraphs it lacks, look ahead."""
+        feature = self.state.feature
+        if feature is not None and self.state.evidence_known and self.state.classification is None:
+            retrieved = [h for h in self.state.hits if h.rank > 0]
+            if retrieved:
+                self.lookahead.put(feature, retrieved)
+        self._add_pinned_rows()
+        self._look_ahead()
+
+    def _model_answered(self) -> None:
+        feature = self.state.feature
+        if self._pass is not None and feature is not None and feature.id in self._pass.coding_pass.states:
+            self._pass.coding_pass.refresh(self.projects.project, feature.id)
+            self._emit_pass()
+        self._show_decision()
+
+    def codable_id(self) -> str | None:
+        """The chosen feature's id if it can be coded as a whole (not the polar-question complex)."""
+        feature = self.state.feature
+        return feature.id if feature is not None and not feature.multi_label else None
+
+    def view(self) -> CodingView:
+        """The chosen feature's current decision and history, as the panel shows them."""
+        feature, project = self.state.feature, self.projects.project
+        if feature is None or project is None:
+            return CodingView(None, why_not="Pick a feature on the left, or start a coding pass (Ctrl+K).")
+        if feature.multi_label:
+            return CodingView(feature, why_not=f"{feature.id} is coded as its {len(feature.multi_label)} Grambank "
+                                               f"parts: {', '.join(feature.multi_label)}. Pick one, or use a pass.")
+        current = coding.current(project, feature.id)
+        rows = coding.history(project, feature.id)
+        model = self.state.classification
+        model_code = None
+        if model is not None:
+            model_code = next((v.code for v in getattr(model, "values", []) if v.feature_id == feature.id), None)
+        options = tuple(feature.values) + ((coding.UNKNOWN_CODE, coding.NOT_ENOUGH_INFORMATION),)
+        return CodingView(feature, True, "", options, current.value if current else None, _status(current),
+                          (current.note or "") if current else "", current.pins if current else (),
+                          tuple(_history_lines(rows)), bool(current), model_code)
+
+    def _show_decision(self, emit_pins: bool = True) -> None:
+        view = self.view()
+        pins = {p.paragraph_id for p in view.pins if p.paragraph_id is not None}
+        changed = pins != self.state.pins
+        self.state.set_pins(sorted(pins))
+        self.decisionChanged.emit(view)
+        if changed or emit_pins:
+            self._add_pinned_rows()
+            self.pinsChanged.emit()
+
+    def _add_pinned_rows(self) -> None:
+        """Pinned paragraphs the retrieval did not find join the evidence list (rank 0: not ranked)."""
+        project = self.projects.project
+        if project is None:
+            return
+        hits = [h for h in self.state.hits if h.rank > 0 or h.paragraph.id in self.state.pins]
+        listed = {h.paragraph.id for h in hits}
+        missing = [pid for pid in self.state.pins if pid not in listed]
+        if missing:
+            hits += [Hit(rank=0, score=0.0, paragraph=p) for p in get_paragraphs(project, missing)]
+        if len(hits) != len(self.state.hits) or missing:
+            self.state.hits = hits
+
+    # ================================================================== decisions
+    def _act(self, action: str, run: Callable[[], object], done: str) -> bool:
+        project, feature = self.projects.project, self.state.feature
+        if project is None or feature is None:
+            self.message.emit("Pick a feature first.", 4000)
+            return False
+        try:
+            run()
+        except GrammarLensError as exc:
+            self.failed.emit("Not saved", exc)
+            return False
+        self._after_change(action, done)
+        return True
+
+    def _after_change(self, action: str, done: str) -> None:
+        feature = self.state.feature
+        if self._pass is not None and feature is not None:
+            for fid in (feature.multi_label or (feature.id,)):
+                if fid in self._pass.coding_pass.states:
+                    self._pass.coding_pass.refresh(self.projects.project, fid)
+            self._emit_pass()
+        self._show_decision()
+        self._emit_review_lines()
+        if done:
+            self.message.emit(done, 4000)
+        self.stored.emit(action)
+
+    def _reviewer(self) -> str:
+        return self.settings().reviewer_name
+
+    def set_value(self, value: str, note: str | None = None) -> bool:
+        """Code the chosen feature by hand: a code or label of its set, or "?" (with or without a model answer)."""
+        fid = self.codable_id()
+        if fid is None:
+            self.message.emit("Pick a single feature (the polar-question complex is coded as its parts).", 5000)
+            return False
+        stored: list = []
+        ok = self._act("code", lambda: stored.append(coding.code(self.projects.project, fid, value, note=note,
+                                                                 reviewer=self._reviewer())), "")
+        if ok:
+            d = stored[0]
+            self.message.emit(f"{fid}: {d.label} ({d.status}).", 4000)
+        return ok
+
+    def accept(self) -> bool:
+        """Accept the model's value: it counts, and the paragraphs the model cited become pins (unless pinned)."""
+        classification = self.state.classification
+        if classification is None:
+            self.message.emit("There is no model answer to accept; choose a value instead.", 5000)
+            return False
+        return self._act("accept", lambda: coding.accept(self.projects.project, classification.id,
+                                                         reviewer=self._reviewer()), "Accepted.")
+
+    def override(self, option: str) -> bool:
+        """Set the value named by an option of the value panel (a label, or "GB263 …: present" for a part)."""
+        part, value = review.parse_option(option)
+        classification, project = self.state.classification, self.projects.project
+        if classification is not None:
+            return self._act("override", lambda: coding.override(project, classification.id, value, feature_id=part,
+                                                                 reviewer=self._reviewer()), f"Set to {value}.")
+        target = part or self.codable_id()
+        if target is None:
+            return False
+        return self._act("code", lambda: coding.code(project, target, value, reviewer=self._reviewer()),
+                         f"Set to {value}.")
+
+    def add_note(self, text: str) -> bool:
+        feature, classification = self.state.feature, self.state.classification
+        if feature is None or not text.strip():
+            return False
+        return self._act("note", lambda: coding.add_note(
+            self.projects.project, feature.id, text.strip(), reviewer=self._reviewer(),
+            classification_id=classification.id if classification is not None else None), "Note added.")
+
+    def undo(self) -> bool:
+        """Restore the decision before the latest one (value, note and pins together)."""
+        fid = self.codable_id()
+        if fid is None:
+            return False
+        return self._act("undo", lambda: coding.undo(self.projects.project, fid, reviewer=self._reviewer()),
+                         "Undone: the decision before counts again.")
+
+    # ------------------------------------------------------------------ pins
+    def toggle_pin(self, paragraph: Paragraph | None) -> bool:
+        """Pin a paragraph to the chosen feature, or unpin it when it is pinned already."""
+        fid = self.codable_id()
+        if paragraph is None or fid is None:
+            self.message.emit("Choose a paragraph of a single feature to pin.", 4000)
+            return False
+        project, reviewer = self.projects.project, self._reviewer()
+        if paragraph.id in self.state.pins:
+            return self._act("unpin", lambda: coding.unpin(project, fid, [paragraph.id], reviewer=reviewer),
+                             f"Unpinned the paragraph on p. {paragraph.page_label}.")
+        return self._act("pin", lambda: coding.pin(project, fid, [paragraph.id], reviewer=reviewer),
+                         f"Pinned the paragraph on p. {paragraph.page_label}.")
+
+    def pin_page(self, label: str) -> bool:
+        """Pin a printed page the retrieval never found."""
+        fid = self.codable_id()
+        if fid is None or not label.strip():
+            return False
+        return self._act("pin", lambda: coding.pin(self.projects.project, fid, page_labels=[label.strip()],
+                                                   reviewer=self._reviewer()), f"Pinned p. {label.strip()}.")
+
+    def unpin(self, pin: coding.Pin) -> bool:
+        fid = self.codable_id()
+        if fid is None:
+            return False
+        ids, labels = ([pin.paragraph_id], []) if pin.paragraph_id is not None else ([], [pin.page_label])
+        return self._act("unpin", lambda: coding.unpin(self.projects.project, fid, ids, labels,
+                                                       reviewer=self._reviewer()), f"Unpinned p. {pin.page_label}.")
+
+    def paragraph_at(self, pdf_page: int, x: float, y: float) -> Paragraph | None:
+        """The paragraph of the grammar on screen under a point of a PDF page (None until the index is read)."""
+        document = self.state.document
+        if self.locator is None or document is None:
+            return None
+        return self.locator.at(document.id, pdf_page, x, y)
+
+    def pin_label(self, pdf_page: int, x: float, y: float) -> str | None:
+        """The PDF view's context-menu text for a point: pin or unpin the paragraph there (None: no paragraph)."""
+        paragraph = self.paragraph_at(pdf_page, x, y)
+        fid = self.codable_id()
+        if paragraph is None or fid is None:
+            return None
+        verb = "Unpin" if paragraph.id in self.state.pins else "Pin"
+        return f"{verb} this paragraph (p. {paragraph.page_label}) {'from' if verb == 'Unpin' else 'to'} {fid}"
+
+    def pin_at(self, pdf_page: int, x: float, y: float) -> bool:
+        paragraph = self.paragraph_at(pdf_page, x, y)
+        if paragraph is None:
+            self.message.emit("No paragraph there (or the page index is still being read).", 4000)
+            return False
+        return self.toggle_pin(paragraph)
+
+    def _emit_review_lines(self) -> None:
+        project, classification = self.projects.project, self.state.classification
+        if project is None or classification is None:
+            self.reviewLinesChanged.emit([], None)
+            return
+        self.reviewLinesChanged.emit(review.review_lines(project, classification),
+                                     review.override_value(project, classification))
+
+    # ================================================================== the coding pass
+    @property
+    def pass_active(self) -> bool:
+        return self._pass is not None
+
+    def start_pass(self, feature_set: str | None = None, filter: str | None = None) -> bool:
+        """Open a pass over a feature set (paper, grambank, wals, a saved list) and show its first feature."""
+        project = self.projects.project
+        if project is None:
+            self.message.emit("Open a project first.", 4000)
+            return False
+        feature_set = feature_set or (self._pass.feature_set if self._pass else self._wanted_set)
+        filter = filter or (self._pass.coding_pass.filter if self._pass else self._wanted_filter)
+        references = self._pass.references if self._pass else {}
+        try:
+            opened = coding.CodingPass.open(project, feature_set, filter, references)
+        except GrammarLensError as exc:
+            self.failed.emit("Cannot start the coding pass", exc)
+            return False
+        self._pass = _Pass(opened, feature_set, references)
+        self._wanted_set, self._wanted_filter = feature_set, filter
+        current = self.state.feature.id if self.state.feature is not None else None
+        target = current if current in opened.items() else opened.next(None)
+        self._emit_pass()
+        if target is None:
+            self.message.emit(f"No feature of {feature_set} is {FILTER_LABELS[filter]}.", 5000)
+        elif target != current:
+            self.featureRequested.emit(target)
+        else:
+            self._look_ahead()
+        return True
+
+    def stop_pass(self) -> None:
+        self._pass = None
+        self.lookahead.cancel()
+        self._emit_pass()
+
+    def set_filter(self, filter: str) -> None:
+        self._wanted_filter = filter
+        if self._pass is not None:
+            self.start_pass(self._pass.feature_set, filter)
+
+    def set_feature_set(self, feature_set: str) -> None:
+        self._wanted_set = feature_set
+        if self._pass is not None:
+            self.start_pass(feature_set, self._pass.coding_pass.filter)
+
+    def set_references(self, references: dict | None) -> None:
+        """WALS/Grambank values of the language (from the profile dock), for the 'disagreeing' filter."""
+        if self._pass is not None:
+            self._pass = _Pass(self._pass.coding_pass, self._pass.feature_set, dict(references or {}))
+            self.start_pass()
+
+    def next(self) -> str | None:
+        return self._step(lambda p, cur: p.next(cur), "This is the last feature of the pass.")
+
+    def previous(self) -> str | None:
+        return self._step(lambda p, cur: p.previous(cur), "This is the first feature of the pass.")
+
+    def next_uncoded(self) -> str | None:
+        return self._step(lambda p, cur: p.next_uncoded(cur), "Every feature of the pass is coded.")
+
+    def confirm(self, value: str) -> bool:
+        """Store ``value`` for the feature on screen and, in a pass, move on to the next one."""
+        if not self.set_value(value):
+            return False
+        if self._pass is not None:
+            self.next()
+        return True
+
+    def _step(self, move: Callable[[coding.CodingPass, str | None], str | None], at_end: str) -> str | None:
+        if self._pass is None and not self.start_pass():
+            return None
+        assert self._pass is not None
+        current = self.state.feature.id if self.state.feature is not None else None
+        target = move(self._pass.coding_pass, current)
+        if target is None:
+            self.message.emit(at_end, 4000)
+            return None
+        import time
+
+        self.pass_started_at = time.perf_counter()
+        self.featureRequested.emit(target)
+        return target
+
+    def _look_ahead(self) -> None:
+        if self._pass is None or self.state.feature is None:
+            return
+        catalog = load_catalog()
+        upcoming = self._pass.coding_pass.upcoming(self.state.feature.id, AHEAD)
+        if self._pass.coding_pass.filter == coding.UNCODED:
+            upcoming = upcoming[:AHEAD]
+        self.lookahead.prefetch([catalog.get(fid) for fid in upcoming])
+
+    def pass_view(self) -> PassView:
+        if self._pass is None:
+            return PassView(False, self._wanted_set, self._wanted_filter, "", "", self._feature_sets)
+        p = self._pass.coding_pass
+        current = self.state.feature.id if self.state.feature is not None else ""
+        place, shown = p.position(current) if current else (0, len(p.items()))
+        where = f"{place} of {shown} {'shown' if p.filter != coding.ALL else ''}".strip() if place else \
+            f"{shown} {FILTER_LABELS[p.filter]}"
+        return PassView(True, self._pass.feature_set, p.filter, str(p.counter()), where, self._feature_sets,
+                        bool(self._pass.references))
+
+    def _emit_pass(self) -> None:
+        self.passChanged.emit(self.pass_view())
+
+
+def _status(d: coding.Decision | None) -> str:
+    if d is None:
+        return "Not coded yet."
+    when = d.created_at.replace("T", " ")[:16]
+    who = d.reviewer or "someone"
+    if not d.has_value:
+        return f"No value yet · note or pins by {who}, {when}"
+    word = {"coded": "coded", "accepted": "accepted", "overridden": "overridden", "unknown": "coded"}[d.status]
+    return f"{d.label} · {word} by {who}, {when}"
+
+
+def _history_lines(rows: list[coding.Decision]) -> list[str]:
+    """One line per act, newest first; acts later undone are marked so."""
+    undone = {r.undoes for r in rows if r.undoes is not None}
+    lines = []
+    previous_pins: tuple = ()
+    for r in rows:
+        when = r.created_at.replace("T", " ")[5:16]
+        who = r.reviewer or "someone"
+        what = _DONE.get(r.action, r.action)
+        if r.action in ("code", "override", "unknown"):
+            what = f"{what} {r.label}" if r.action != "unknown" else "set ? (not enough information)"
+        elif r.action == "accept":
+            what = f"{what} {r.label}"
+        elif r.action == "note":
+            what = f"noted: {r.note}"
+        elif r.action in ("pin", "unpin"):
+            changed = set(previous_pins) ^ set(r.pins)
+            what = f"{what} " + ", ".join(f"p. {p.page_label}" for p in changed) if changed else what
+        if r.action != "undo":
+            previous_pins = r.pins
+        lines.append(f"{when}  {who} {what}" + ("  (undone)" if r.id in undone else ""))
+    return list(reversed(lines))

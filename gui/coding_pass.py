@@ -1,0 +1,235 @@
+"""The coding pass at keyboard speed: a bar over the window that steps through a feature set.
+
+A coder works through Grambank's 195 features or WALS's 192 one after another.  With the bar
+focused (Ctrl+K starts the pass and focuses it), every step is one key:
+
+    1-9  select the n-th value        ?  not enough information     Enter  store it and go on
+    →/N  next feature    ←/B  previous feature    U  next uncoded feature
+    ↑/↓  previous/next evidence row   Space  pin or unpin that row    Ctrl+Z  undo
+
+The bar shows the set (paper, grambank, wals or a saved list), the filter (all, uncoded,
+predicted but not reviewed, disagreeing with WALS/Grambank), the counter ("37 of 195 coded")
+and where the feature on screen lies in the filtered list.  It holds no state of its own: it
+presents a :class:`gui.coding_controller.PassView` and reports keys and choices by signal;
+:func:`connect_coding` wires it, the coding panel, the evidence list, the PDF view and the value
+panel to the :class:`gui.coding_controller.CodingController`.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
+from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
+
+from core.coding import FILTERS
+from core.coding.coding_pass import FILTER_LABELS
+from gui.coding_controller import CodingController, PassView
+from gui.coding_panel import CodingPanel
+from gui.evidence_panel import EvidencePanel
+from gui.language_dialog import ask_if_unsure
+from gui.pdf_view import PdfView
+from gui.value_panel import ValuePanel
+
+KEYS_HINT = "1–9 value · ? unknown · Enter store · →/← feature · U uncoded · ↑↓ row · Space pin · Ctrl+Z undo"
+
+
+class CodingPassBar(QFrame):
+    """Set, filter, counter and navigation of the coding pass; takes the pass's keys while focused."""
+
+    startRequested = Signal()
+    featureSetChosen = Signal(str)
+    filterChosen = Signal(str)
+    nextRequested = Signal()
+    previousRequested = Signal()
+    nextUncodedRequested = Signal()
+    valueKeyPressed = Signal(int)  # 0-based index of the value (key 1 is index 0)
+    unknownKeyPressed = Signal()
+    confirmPressed = Signal()
+    rowStepPressed = Signal(int)  # -1 / +1: the evidence row above or below
+    pinRowPressed = Signal()
+    undoPressed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("codingPassBar")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setAccessibleName("Coding pass")
+        row = QHBoxLayout(self)
+        row.setContentsMargins(6, 2, 6, 2)
+        self.start_button = QPushButton("Start coding pass")
+        self.start_button.setToolTip("Code feature after feature from the keyboard (Ctrl+K)")
+        self.start_button.clicked.connect(self.startRequested)
+        row.addWidget(self.start_button)
+        self.set_combo = QComboBox()
+        self.set_combo.setAccessibleName("Feature set of the pass")
+        self.set_combo.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.set_combo.textActivated.connect(self.featureSetChosen)
+        row.addWidget(self.set_combo)
+        self.filter_combo = QComboBox()
+        self.filter_combo.setAccessibleName("Which features the pass visits")
+        self.filter_combo.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        for key in FILTERS:
+            self.filter_combo.addItem(FILTER_LABELS[key], key)
+        self.filter_combo.activated.connect(lambda i: self.filterChosen.emit(self.filter_combo.itemData(i)))
+        row.addWidget(self.filter_combo)
+        self.counter_label = QLabel("")
+        self.counter_label.setAccessibleName("Coded features")
+        self.counter_label.setStyleSheet("font-weight: bold;")
+        row.addWidget(self.counter_label)
+        self.position_label = QLabel("")
+        self.position_label.setAccessibleName("Place in the pass")
+        row.addWidget(self.position_label)
+        for text, signal, tip in (("◀", self.previousRequested, "Previous feature (←)"),
+                                  ("▶", self.nextRequested, "Next feature (→)"),
+                                  ("Next uncoded", self.nextUncodedRequested, "Next feature without a value (U)")):
+            button = QPushButton(text)
+            button.setToolTip(tip)
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            button.clicked.connect(signal)
+            if len(text) == 1:
+                button.setFixedWidth(button.fontMetrics().horizontalAdvance("▶") + 22)
+            row.addWidget(button)
+        self.keys_label = QLabel(KEYS_HINT)
+        self.keys_label.setStyleSheet("color: palette(dark);")
+        self.keys_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        row.addWidget(self.keys_label, 1)
+        self.show_pass(PassView(False))
+
+    def show_pass(self, view: PassView) -> None:
+        """Show the pass as the controller describes it (or the invitation to start one)."""
+        self.set_combo.blockSignals(True)
+        self.set_combo.clear()
+        self.set_combo.addItems(list(view.feature_sets))
+        self.set_combo.setCurrentText(view.feature_set)
+        self.set_combo.blockSignals(False)
+        index = self.filter_combo.findData(view.filter)
+        self.filter_combo.setCurrentIndex(max(index, 0))
+        disagree = self.filter_combo.model().item(self.filter_combo.findData("disagree"))  # type: ignore[attr-defined]
+        if disagree is not None:
+            disagree.setEnabled(view.disagree_available)
+            disagree.setToolTip("" if view.disagree_available else
+                                "Compare with CLDF in the profile dock (Ctrl+Shift+P) first")
+        self.start_button.setVisible(not view.active)
+        self.counter_label.setText(view.counter)
+        self.position_label.setText(f"· {view.position}" if view.active and view.position else "")
+        self.keys_label.setVisible(view.active)
+
+    # ------------------------------------------------------------------ keys
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt naming
+        key, text, mods = event.key(), event.text(), event.modifiers()
+        K = Qt.Key
+        if event.matches(QKeySequence.StandardKey.Undo):
+            self.undoPressed.emit()
+        elif text == "?":
+            self.unknownKeyPressed.emit()
+        elif text and text in "123456789" and not mods & Qt.KeyboardModifier.ControlModifier:
+            self.valueKeyPressed.emit(int(text) - 1)
+        elif key in (K.Key_Return, K.Key_Enter):
+            self.confirmPressed.emit()
+        elif key in (K.Key_Right, K.Key_N):
+            self.nextRequested.emit()
+        elif key in (K.Key_Left, K.Key_B):
+            self.previousRequested.emit()
+        elif key == K.Key_U:
+            self.nextUncodedRequested.emit()
+        elif key in (K.Key_Down, K.Key_Up):
+            self.rowStepPressed.emit(1 if key == K.Key_Down else -1)
+        elif key == K.Key_Space:
+            self.pinRowPressed.emit()
+        else:
+            super().keyPressEvent(event)
+            return
+        event.accept()
+
+
+def _selected_paragraph(evidence: EvidencePanel):
+    row = evidence.table.currentIndex().row()
+    return evidence.paragraph(row) if 0 <= row < evidence.model.rowCount() else None
+
+
+def _step_row(evidence: EvidencePanel, step: int) -> None:
+    current = evidence.table.currentIndex().row()
+    evidence.show_row(min(max(current + step, 0), evidence.model.rowCount() - 1) if current >= 0 else 0)
+
+
+def _restore_row(evidence: EvidencePanel, paragraph_id: int | None) -> None:
+    """After the rows were re-listed (a pin moved them), select the same paragraph again, quietly."""
+    if paragraph_id is None:
+        return
+    row = evidence.model.row_of_paragraph(paragraph_id)
+    if row >= 0:
+        selection = evidence.table.selectionModel()
+        selection.blockSignals(True)
+        evidence.table.setCurrentIndex(evidence.model.index(row, 0))
+        selection.blockSignals(False)
+
+
+def connect_coding(coding: CodingController, panel: CodingPanel, bar: CodingPassBar, evidence: EvidencePanel,
+                   pdf_view: PdfView, value_panel: ValuePanel, redraw: Callable[[], None],
+                   select_feature: Callable[[str], None]) -> QAction:
+    """Wire the coding panel, the pass bar, the evidence list, the PDF view and the value panel to ``coding``.
+
+    ``redraw`` re-applies the page highlights and ``select_feature`` shows a feature (the window's).
+    Returns the evidence list's pin action (P / Space on a row, also in its context menu).
+    """
+    coding.decisionChanged.connect(panel.show_coding)
+    coding.featureRequested.connect(select_feature)
+    # the first open of a grammar whose language the title did not settle asks for it (prefilled guess)
+    coding.projects.opened.connect(lambda _path: coding.projects.project is not None and ask_if_unsure(
+        coding.projects.project, panel.window()))
+    coding.passChanged.connect(bar.show_pass)
+    coding.stored.connect(panel.stored)
+    coding.stored.connect(value_panel.review_stored)
+    coding.reviewLinesChanged.connect(value_panel.show_history)
+
+    def pins_changed() -> None:
+        chosen = _selected_paragraph(evidence)
+        evidence.show_evidence(coding.state)
+        _restore_row(evidence, chosen.id if chosen is not None else None)
+        redraw()
+
+    coding.pinsChanged.connect(pins_changed)
+    panel.valueChosen.connect(lambda code: coding.confirm(code) if coding.pass_active else coding.set_value(code))
+    panel.noteAdded.connect(coding.add_note)
+    panel.undoRequested.connect(coding.undo)
+    panel.pinPageRequested.connect(coding.pin_page)
+    panel.unpinRequested.connect(coding.unpin)
+
+    bar.startRequested.connect(lambda: (coding.start_pass(), bar.setFocus()))
+    bar.featureSetChosen.connect(coding.set_feature_set)
+    bar.filterChosen.connect(coding.set_filter)
+    bar.nextRequested.connect(coding.next)
+    bar.previousRequested.connect(coding.previous)
+    bar.nextUncodedRequested.connect(coding.next_uncoded)
+    bar.valueKeyPressed.connect(panel.select_option)
+    bar.unknownKeyPressed.connect(panel.select_unknown)
+    bar.confirmPressed.connect(panel.confirm)
+    bar.rowStepPressed.connect(lambda step: _step_row(evidence, step))
+    bar.pinRowPressed.connect(lambda: coding.toggle_pin(_selected_paragraph(evidence)))
+    bar.undoPressed.connect(coding.undo)
+
+    value_panel.acceptRequested.connect(coding.accept)
+    value_panel.overrideRequested.connect(coding.override)
+    value_panel.noteRequested.connect(coding.add_note)
+
+    pdf_view.pin_label = coding.pin_label
+    pdf_view.pinRequested.connect(coding.pin_at)
+    pdf_view.paragraphClicked.connect(lambda page, x, y: _outline_clicked(coding, pdf_view, page, x, y))
+
+    pin_row = QAction("Pin or unpin this paragraph", evidence.table)
+    pin_row.setShortcuts([QKeySequence("P"), QKeySequence("Space")])
+    pin_row.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+    pin_row.triggered.connect(lambda: coding.toggle_pin(_selected_paragraph(evidence)))
+    evidence.table.addAction(pin_row)
+    evidence.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+    return pin_row
+
+
+def _outline_clicked(coding: CodingController, pdf_view: PdfView, page: int, x: float, y: float) -> None:
+    """A click on the page outlines the paragraph there (P then pins it), without scrolling."""
+    paragraph = coding.paragraph_at(page, x, y)
+    if paragraph is not None:
+        pdf_view.outline_rects(paragraph.rects)

@@ -1,0 +1,111 @@
+"""Which language is this grammar about?  Asked on first open when the guess from the title is unsure.
+
+Why ask: the language name goes into every prompt and its Glottocode into every export; a wrong
+guess (a series list read as the title) silently spoils both.  The dialog shows the guess,
+prefilled, and a list of the WALS and Grambank languages with their Glottocodes, searched by name
+or code as the linguist types (case and diacritics ignored).  Choosing a row fills both fields; a
+language missing from both databases can be typed by hand, with or without a Glottocode.
+"""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QListWidget,
+                               QListWidgetItem, QVBoxLayout, QWidget)
+
+from core.ingest.language import USER, is_unsure, search_languages
+from core.models import Language
+from core.store import ProjectDatabase
+from core.store.repository import get_language, set_language
+
+GLOTTOCODE = re.compile(r"^[a-z0-9]{4}\d{4}$")
+SHOWN = 200  # rows of the list: enough to scroll, few enough to fill at every key
+
+
+class LanguageDialog(QDialog):
+    """Name + Glottocode, with a searchable list of WALS/Grambank languages."""
+
+    def __init__(self, guess: Language | None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Which language does this grammar describe?")
+        layout = QVBoxLayout(self)
+        why = QLabel("GrammarLens could not tell the language for sure from the grammar's title. It goes into "
+                     "every question to the model and into the exports, so please check it.")
+        why.setWordWrap(True)
+        layout.addWidget(why)
+        form = QFormLayout()
+        self.name_edit = QLineEdit(guess.name if guess else "")
+        self.name_edit.setAccessibleName("Language name")
+        form.addRow("&Language:", self.name_edit)
+        self.code_edit = QLineEdit(guess.glottocode or "" if guess else "")
+        self.code_edit.setAccessibleName("Glottocode")
+        self.code_edit.setPlaceholderText("e.g. papu1250")
+        form.addRow("&Glottocode:", self.code_edit)
+        layout.addLayout(form)
+        self.search_edit = QLineEdit(guess.name if guess else "")
+        self.search_edit.setPlaceholderText("Search WALS and Grambank languages by name or Glottocode…")
+        self.search_edit.setAccessibleName("Search languages")
+        self.search_edit.setClearButtonEnabled(True)
+        layout.addWidget(self.search_edit)
+        self.list = QListWidget()
+        self.list.setAccessibleName("WALS and Grambank languages")
+        self.list.currentItemChanged.connect(self._picked)
+        self.list.itemDoubleClicked.connect(lambda _item: self.accept())
+        layout.addWidget(self.list, 1)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(100)
+        self._timer.timeout.connect(self.refresh)
+        self.search_edit.textChanged.connect(lambda _t: self._timer.start())
+        self.name_edit.textChanged.connect(self._check)
+        self.code_edit.textChanged.connect(self._check)
+        self.resize(460, 480)
+        self.refresh()
+        self._check()
+
+    def refresh(self) -> None:
+        """List the languages matching the search text, best first."""
+        self.list.blockSignals(True)
+        self.list.clear()
+        for choice in search_languages(self.search_edit.text(), limit=SHOWN):
+            item = QListWidgetItem(f"{choice.name}  —  {choice.glottocode}")
+            item.setData(Qt.ItemDataRole.UserRole, (choice.name, choice.glottocode))
+            self.list.addItem(item)
+        self.list.blockSignals(False)
+
+    def _picked(self, item: QListWidgetItem | None, _previous: QListWidgetItem | None) -> None:
+        if item is not None:
+            name, code = item.data(Qt.ItemDataRole.UserRole)
+            self.name_edit.setText(name)
+            self.code_edit.setText(code)
+
+    def _check(self) -> None:
+        code = self.code_edit.text().strip()
+        ok = bool(self.name_edit.text().strip()) and (not code or bool(GLOTTOCODE.match(code)))
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(ok)
+
+    def language(self) -> Language:
+        """The language as the linguist set it (source "user": never asked again)."""
+        return Language(self.name_edit.text().strip(), self.code_edit.text().strip() or None, USER)
+
+
+def ask_if_unsure(project: ProjectDatabase, parent: QWidget) -> LanguageDialog | None:
+    """Open the dialog (not blocking) when the project's language is missing or an unsure guess.
+
+    Accepting stores the language in the project at once; cancelling keeps the guess (asked again
+    at the next open).  Returns the dialog, or None when the language is known.
+    """
+    language = get_language(project)
+    if not is_unsure(language):
+        return None
+    dialog = LanguageDialog(language, parent)
+    dialog.accepted.connect(lambda: set_language(project, dialog.language()))
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.open()
+    return dialog
