@@ -9,7 +9,8 @@ Paragraphs are identified so that grades survive re-ingestion: the grammar's sha
 PDF page where the paragraph starts and a hash of its whitespace-normalised text.  A paragraph
 that ingestion now cuts differently has a new key; it counts as grade 0 and is reported as
 *ungraded*, so a stale pool shows in the figures instead of silently lowering them.  A paragraph
-whose page attribution moved but whose text did not keeps its grade.
+whose page attribution moved but whose text did not keeps its grade, and so does one whose text
+changed only cosmetically (a hyphen undone, a ligature expanded: same letters and digits).
 
 Metrics, per pair and averaged over pairs:
 
@@ -25,6 +26,8 @@ from __future__ import annotations
 import csv
 import hashlib
 import random
+import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
@@ -42,7 +45,7 @@ EXCERPT_CHARS = 160
 DEFAULT_DATA = Path(__file__).resolve().parent.parent.parent / "benchmarks" / "judged"
 DEFAULT_GRAMMARS = Path(__file__).resolve().parent.parent.parent.parent / "shared" / "grammars"
 DEFAULT_PROJECTS = Path("/tmp/judged_projects")
-GRADE_COLUMNS = ("feature", "file", "sha256", "pdf_page", "text_hash", "grade", "page_label", "excerpt")
+GRADE_COLUMNS = ("feature", "file", "sha256", "pdf_page", "text_hash", "loose_hash", "grade", "page_label", "excerpt")
 
 
 def rankings() -> dict[str, RetrievalSettings]:
@@ -61,6 +64,16 @@ def rankings() -> dict[str, RetrievalSettings]:
 def text_hash(text: str) -> str:
     """A short hash of the paragraph text with all whitespace runs folded to one space."""
     return hashlib.sha1(" ".join(text.split()).encode("utf-8")).hexdigest()[:16]
+
+
+def loose_hash(text: str) -> str:
+    """A coarser hash that survives cosmetic ingestion changes: letters and digits only, case-folded.
+
+    Undoing or keeping an end-of-line hyphen, expanding a ligature, moving a footnote marker or a
+    space does not change it; a paragraph cut at another place does.
+    """
+    folded = "".join(ch for ch in unicodedata.normalize("NFKC", text).casefold() if ch.isalnum())
+    return hashlib.sha1(folded.encode("utf-8")).hexdigest()[:16]
 
 
 def excerpt(text: str, chars: int = EXCERPT_CHARS) -> str:
@@ -89,15 +102,19 @@ class GradeKey:
 
 @dataclass
 class Grades:
-    """All grades, with a fallback lookup that ignores the page (text unchanged, page moved)."""
+    """All grades, with fallbacks that ignore the page (text unchanged, page moved) and cosmetic text changes."""
 
     exact: dict[GradeKey, int] = field(default_factory=dict)
     by_text: dict[tuple[str, str, str], int] = field(default_factory=dict)
+    by_loose: dict[tuple[str, str, str], int] = field(default_factory=dict)
 
-    def get(self, key: GradeKey) -> int | None:
+    def get(self, key: GradeKey, loose: str = "") -> int | None:
         if key in self.exact:
             return self.exact[key]
-        return self.by_text.get((key.feature, key.sha256, key.text_hash))
+        found = self.by_text.get((key.feature, key.sha256, key.text_hash))
+        if found is None and loose:
+            found = self.by_loose.get((key.feature, key.sha256, loose))
+        return found
 
     def pool(self, feature: str, sha256: str) -> list[int]:
         """Every grade given for this feature in this grammar (the pair's judged pool)."""
@@ -125,6 +142,8 @@ def load_grades(data: Path) -> Grades:
             key = GradeKey(row["feature"], row["sha256"], int(row["pdf_page"]), row["text_hash"])
             grades.exact[key] = grade
             grades.by_text.setdefault((key.feature, key.sha256, key.text_hash), grade)
+            if row.get("loose_hash"):
+                grades.by_loose.setdefault((key.feature, key.sha256, row["loose_hash"]), grade)
     return grades
 
 
@@ -153,6 +172,10 @@ def grammar_project(pdf: Path, projects: Path, progress: Progress | None = None)
 
     projects.mkdir(parents=True, exist_ok=True)
     path = projects / f"{pdf.stem}.{ingest_fingerprint()}.grammarlens"
+    stale = re.compile(re.escape(pdf.stem) + r"\.[0-9a-f]{10}\.grammarlens(-wal|-shm)?")
+    for old in projects.iterdir():  # projects made by older ingestion code are never read again
+        if stale.fullmatch(old.name) and not old.name.startswith(path.name):
+            old.unlink(missing_ok=True)
     with open_project(path, create=True) as project:
         ingest(project, pdf, progress=progress)
     return path
@@ -201,7 +224,9 @@ def rank_pair(
         for name, s in settings.items():
             hits = retrieve(project, feature, s.with_(final_top=max(K, s.final_top)))[:K]
             top = [h.paragraph for h in hits]
-            marks = [grades.get(GradeKey(feature.id, sha256, p.pdf_page, text_hash(p.text))) for p in top]
+            marks = [
+                grades.get(GradeKey(feature.id, sha256, p.pdf_page, text_hash(p.text)), loose_hash(p.text)) for p in top
+            ]
             out[name] = PairResult(pair, sha256, top, marks, grades.pool(feature.id, sha256))
     return out
 
@@ -320,7 +345,8 @@ def _unjudged(by_ranking: dict[str, list[PairResult]]) -> list[dict]:
                 if grade is None and key not in seen:
                     seen[key] = {
                         "feature": r.pair.feature, "file": r.pair.file, "sha256": r.sha256,
-                        "pdf_page": paragraph.pdf_page, "text_hash": key[1], "page_label": paragraph.page_label,
+                        "pdf_page": paragraph.pdf_page, "text_hash": key[1], "loose_hash": loose_hash(paragraph.text),
+                        "page_label": paragraph.page_label,
                         "section": paragraph.section, "kind": paragraph.kind.value, "text": paragraph.text,
                     }
         entries = list(seen.values())

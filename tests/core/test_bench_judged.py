@@ -15,7 +15,7 @@ import pytest
 
 from cli import main as cli_main
 from core.retrieval.judged import (
-    DEFAULT_DATA, GradeKey, judged_ndcg, load_grades, load_pairs, text_hash,
+    DEFAULT_DATA, GradeKey, judged_ndcg, load_grades, load_pairs, loose_hash, text_hash,
 )
 from tests.fixtures_shared import GRAMMARS
 
@@ -55,6 +55,25 @@ def test_grades_cover_forty_pairs_of_twenty_general_features() -> None:
 def test_text_hash_ignores_whitespace_only() -> None:
     assert text_hash("The  definite\nsuffix -n") == text_hash(" The definite suffix -n ")
     assert text_hash("The definite suffix -n") != text_hash("The definite suffix -ə")
+
+
+def test_grades_survive_cosmetic_changes_of_ingestion(tmp_path: Path) -> None:
+    """A paragraph re-ingested with a hyphen undone and a ligature expanded keeps its grade; a re-cut one does not."""
+    before = "The passive is formed with the suf-\nfix -v- (Table 6.42), e\ufb03ciently."
+    after = "The passive is formed with the suffix -v- (Table 6.42), efficiently."
+    assert text_hash(before) != text_hash(after) and loose_hash(before) == loose_hash(after)
+    assert loose_hash(after) != loose_hash("The passive is formed with the suffix -v-.")
+    shutil.copy(DEFAULT_DATA / "pairs.csv", tmp_path / "pairs.csv")
+    with open(tmp_path / "grades.csv", "w", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["feature", "file", "sha256", "pdf_page", "text_hash", "loose_hash", "grade", "page_label", "excerpt"])
+        writer.writerow(["GB147", GRAMMAR, "abc", 156, text_hash(before), loose_hash(before), 2, "144", before[:20]])
+    grades = load_grades(tmp_path)
+    assert grades.get(GradeKey("GB147", "abc", 156, text_hash(before))) == 2
+    assert grades.get(GradeKey("GB147", "abc", 160, text_hash(before))) == 2  # page moved, text the same
+    assert grades.get(GradeKey("GB147", "abc", 156, text_hash(after)), loose_hash(after)) == 2
+    assert grades.get(GradeKey("GB147", "abc", 156, text_hash(after))) is None
+    assert grades.get(GradeKey("GB117", "abc", 156, text_hash(before))) is None  # grades are per feature
 
 
 def test_ndcg_is_one_for_the_ideal_order_of_a_real_pool_and_lower_reversed() -> None:
