@@ -308,6 +308,10 @@ def write_batch_requests(project_paths: Iterable[str | os.PathLike], feature_ids
                         if done % 50 == 0:
                             progress.step(done, total, f"{path.name} {fid}")
                     put_requests(project, rows)
+                if len(paths) > 1:  # many grammars: keep one BM25 index in memory at a time
+                    from core.retrieval.pipeline import forget_project_index
+
+                    forget_project_index(project.path)
                 progress.step(done, total, path.name)
         if not append:
             os.replace(target, out)

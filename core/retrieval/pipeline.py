@@ -84,6 +84,13 @@ def project_index(project: ProjectDatabase) -> ProjectIndex:
     return built
 
 
+def forget_project_index(project_path: object) -> None:
+    """Drop a project's in-memory index: work over many grammars (a batch file for 100 of them) keeps one
+    index at a time instead of all of them."""
+    with _INDEX_LOCK:
+        _INDEXES.pop(str(project_path), None)
+
+
 def retrieve(
     project: ProjectDatabase,
     feature: Feature,
