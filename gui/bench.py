@@ -134,6 +134,9 @@ def run_bench(pdf: Path = DEFAULT_PDF, *, reranker: str | None = None, repeats: 
         results["ui_stall_during_classification"] = probe.stop()
         results["value"] = window.value_panel.value_label.text() if ok else "timed out"
         results["reranker"] = settings.retrieval.reranker
+        from gui.coding_bench import measure_next_feature
+
+        results["next_feature"] = measure_next_feature(app, window, _wait)  # 3. a coding pass, look-ahead on/off
         window.close()
         server.stop()
 
@@ -150,5 +153,9 @@ def run_bench(pdf: Path = DEFAULT_PDF, *, reranker: str | None = None, repeats: 
               f"{stall['stalls_over_100ms']} stalls over 100 ms (target 0); value {results['value']}")
         print(f"first retrieval ({results['retrieve_s']} s, loads the embedding model): max UI stall "
               f"{first['max_stall_ms']} ms, p99 {first['p99_stall_ms']} ms, {first['stalls_over_100ms']} over 100 ms")
+        nf = results["next_feature"]
+        print(f"coding pass, next feature to its evidence shown ({nf['feature_set']}, {nf['steps']} steps): with "
+              f"look-ahead median {nf['lookahead']['median_ms']} ms, max {nf['lookahead']['max_ms']} ms (target "
+              f"< 100 ms); without: median {nf['no_lookahead']['median_ms']} ms, max {nf['no_lookahead']['max_ms']} ms")
     fails = results["first_page_s"]["max"] >= 1.0 or results["ui_stall_during_classification"]["stalls_over_100ms"] > 0
     return 1 if fails else 0

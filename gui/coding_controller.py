@@ -458,8 +458,8 @@ class CodingController(QObject):
         p = self._pass.coding_pass
         current = self.state.feature.id if self.state.feature is not None else ""
         place, shown = p.position(current) if current else (0, len(p.items()))
-        where = f"{place} of {shown} {'shown' if p.filter != coding.ALL else ''}".strip() if place else \
-            f"{shown} {FILTER_LABELS[p.filter]}"
+        label = "" if p.filter == coding.ALL else f" {FILTER_LABELS[p.filter]}"
+        where = f"feature {place} of {shown}{label}" if place else f"{shown}{label or ' features'}"
         return PassView(True, self._pass.feature_set, p.filter, str(p.counter()), where, self._feature_sets,
                         bool(self._pass.references))
 

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QLabel, QLineEdit
 from core.catalog.model import Feature
 from core.coding import UNKNOWN_CODE
 from gui.coding_controller import CodingView
+from gui.evidence_model import PIN_MARK
 
 CODE_ROLE = Qt.ItemDataRole.UserRole
 
@@ -235,5 +236,5 @@ def _pins_html(view: CodingView) -> str:
     links = []
     for i, pin in enumerate(view.pins):
         what = f"p. {html.escape(pin.page_label)}" + ("" if pin.paragraph_id is not None else " (page)")
-        links.append(f"📌 {what} <a href='unpin:{i}' title='Unpin'>×</a>")
+        links.append(f"{PIN_MARK} {what} <a href='unpin:{i}' title='Unpin'>×</a>")
     return "Pinned: " + " · ".join(links)

@@ -93,6 +93,7 @@ class CodingPassBar(QFrame):
                 button.setFixedWidth(button.fontMetrics().horizontalAdvance("▶") + 22)
             row.addWidget(button)
         self.keys_label = QLabel(KEYS_HINT)
+        self.keys_label.setToolTip(KEYS_HINT.replace(" · ", "\n"))
         self.keys_label.setStyleSheet("color: palette(dark);")
         self.keys_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         row.addWidget(self.keys_label, 1)

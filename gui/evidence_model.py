@@ -21,7 +21,7 @@ SECTION_COLUMN, SNIPPET_COLUMN = 2, 3
 SNIPPET_CHARS = 400  # more than any column shows: the view elides it to the width it has
 CITED_BACKGROUND = QColor(0, 170, 140, 45)
 PINNED_BACKGROUND = QColor(120, 80, 200, 45)
-PIN_MARK, CITED_MARK = "📌", "✓"
+PIN_MARK, CITED_MARK = "◆", "✓"  # glyphs every UI font has (no emoji font is assumed)
 
 _Index = QModelIndex | QPersistentModelIndex
 

@@ -82,7 +82,8 @@ class LanguageDialog(QDialog):
     def _picked(self, item: QListWidgetItem | None, _previous: QListWidgetItem | None) -> None:
         if item is not None:
             name, code = item.data(Qt.ItemDataRole.UserRole)
-            self.name_edit.setText(name)
+            # "Ulwa (Papua New Guinea)" names the language Ulwa; the qualifier only told the Glottocode apart
+            self.name_edit.setText(re.sub(r"\s*\([^)]*\)$", "", name) or name)
             self.code_edit.setText(code)
 
     def _check(self) -> None:

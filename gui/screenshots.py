@@ -62,6 +62,7 @@ def main(argv: list[str]) -> int:
         _wait(app, lambda: not window.features.classifying, 60)
         _wait(app, lambda: not window.pdf_view.rendering, 10)
         window.grab().save(str(out / "main_window.png"))
+        coding_pass_shots(app, window, out)
 
         dialog = window.open_settings()
         _wait(app, lambda: dialog.isVisible(), 5)
@@ -87,9 +88,43 @@ def main(argv: list[str]) -> int:
         box.close()
         window.close()
     server.stop()
-    for name in ("main_window.png", "demo_offline.png", "settings_dialog.png", "broken_pdf_message.png"):
+    for name in ("main_window.png", "demo_offline.png", "coding_pass.png", "language_dialog.png",
+                 "settings_dialog.png", "broken_pdf_message.png"):
         print(out / name)
     return 0
+
+
+def coding_pass_shots(app, window, out: Path) -> None:
+    """A Grambank coding pass driven by its keys (three values set, a pin, the description open), and
+    the language dialog as an unsure title guess opens it."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    from core.models import Language
+    from gui.bench import _wait
+    from gui.language_dialog import LanguageDialog
+
+    bar = window.pass_bar
+    window.coding.start_pass("grambank")
+    bar.setFocus()
+    for key in ("2", "1", "?"):  # present, absent, not enough information: each stored, then the next feature
+        _wait(app, lambda: window.state.evidence_known, 60)
+        QTest.keyClicks(bar, key)
+        QTest.keyClick(bar, Qt.Key.Key_Return)
+    _wait(app, lambda: window.state.evidence_known, 60)
+    QTest.keyClicks(bar, "2")  # selected, not stored yet
+    window.coding.toggle_pin(window.state.ordered_hits()[window.state.best_row()].paragraph)
+    window.coding_panel.describe_button.setChecked(True)
+    _wait(app, lambda: not window.pdf_view.rendering and not window.coding.lookahead.busy, 30)
+    window.grab().save(str(out / "coding_pass.png"))
+    window.coding_panel.describe_button.setChecked(False)
+    window.coding.stop_pass()
+
+    dialog = LanguageDialog(Language("Ulwa", None, "unsure:title-page"), window)
+    dialog.show()
+    _wait(app, lambda: dialog.isVisible(), 5)
+    dialog.grab().save(str(out / "language_dialog.png"))
+    dialog.close()
 
 
 def QColorDim():  # noqa: N802 - reads like a colour constant

@@ -81,7 +81,7 @@ def test_pins_come_first_and_choosing_a_row_reports_its_paragraph(qtbot, evidenc
     evidence.set_pins([pinned.id])
     evidence.set_classification(None, [evidence.hits[1].paragraph.id])
     panel.show_evidence(evidence)
-    assert panel.model.index(0, 0).data() == "4 📌" and panel.paragraph(0) == pinned
+    assert panel.model.index(0, 0).data() == "4 ◆" and panel.paragraph(0) == pinned
     with qtbot.waitSignal(panel.paragraphChosen, timeout=1000) as chosen:
         panel.show_row(evidence.best_row())
     assert chosen.args == [pinned] and panel.table.currentIndex().row() == 0

@@ -1,0 +1,114 @@
+"""The coding panel, the language dialog, the look-ahead and Accept pinning what the model cited (issue 10)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from core import coding
+from core.catalog import load_catalog
+from core.models import Language
+from core.store import open_project
+from core.store.repository import get_language, set_language
+from gui.coding_controller import CodingView
+from gui.coding_panel import CodingPanel
+from gui.language_dialog import LanguageDialog, ask_if_unsure
+from gui.settings import AppSettings
+
+SLOW_MS = 20_000
+
+
+def test_panel_numbers_the_value_set_with_unknown_and_reports_the_confirmed_value(qtbot) -> None:
+    panel = CodingPanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    feature = load_catalog().get("GB020")
+    options = tuple(feature.values) + (("?", "Not enough information"),)
+    panel.show_coding(CodingView(feature, True, "", options, "0", "absent · coded by Ana", pins=(), history=(
+        "12-01 08:00  Ana coded absent",), can_undo=True))
+    texts = [panel.values.item(i).text() for i in range(panel.values.count())]
+    assert texts[0].startswith("1   absent") and "✔" in texts[0] and texts[1].startswith("2   present")
+    assert texts[2].startswith("?   Not enough information")
+    assert panel.selected_code() == "0" and panel.undo_button.isEnabled()
+    assert panel.select_option(1) and not panel.select_option(2)  # "?" has its own key, not a digit
+    with qtbot.waitSignal(panel.valueChosen, timeout=1000) as chosen:
+        qtbot.mouseClick(panel.set_button, Qt.MouseButton.LeftButton)
+    assert chosen.args == ["1"]
+    assert panel.select_unknown() and panel.selected_code() == "?"
+
+    # the feature's own description is beside the value, collapsed until asked for
+    assert not panel.description.isVisible()
+    panel.describe_button.click()
+    assert panel.description.isVisible()
+    text = panel.description.toPlainText()
+    assert "Summary." in text and "Procedure." in text and "definiteness" in text
+    panel.describe_button.click()
+    assert not panel.description.isVisible()
+
+    # the polar-question complex is coded as its parts: nothing to choose here
+    polar = load_catalog().get("116A*")
+    panel.show_coding(CodingView(polar, why_not="116A* is coded as its 7 Grambank parts"))
+    assert not panel.values.isEnabled() and "parts" in panel.status_label.text()
+
+
+def test_language_dialog_searches_wals_grambank_and_strips_the_qualifier(qtbot, demo_project) -> None:
+    dialog = LanguageDialog(Language("Ulwa", None, "unsure:title-page"))
+    qtbot.addWidget(dialog)
+    assert dialog.name_edit.text() == "Ulwa"
+    rows = [dialog.list.item(i).text() for i in range(dialog.list.count())]
+    assert any("yaul1241" in r for r in rows) and any("ulwa1239" in r for r in rows)
+    dialog.search_edit.setText("papu1250")
+    dialog.refresh()
+    rows = [dialog.list.item(i).text() for i in range(dialog.list.count())]
+    assert rows and all(r.endswith("papu1250") for r in rows) and any("Papuan Malay" in r for r in rows)
+    dialog.search_edit.setText("Ulwa (Papua")
+    dialog.refresh()
+    dialog.list.setCurrentRow(0)
+    assert dialog.language() == Language("Ulwa", "yaul1241", "user")
+    dialog.code_edit.setText("not a code")
+    assert not dialog.buttons.button(dialog.buttons.StandardButton.Ok).isEnabled()
+
+    with open_project(demo_project) as project:
+        assert ask_if_unsure(project, None) is None  # the demo's language is known: nobody is asked
+        set_language(project, Language("Chakali", "chak1271", "unsure:title-page"))
+        asked = ask_if_unsure(project, None)
+        assert asked is not None and asked.name_edit.text() == "Chakali"
+        asked.name_edit.setText("Ik")
+        asked.code_edit.setText("ikkk1242")
+        asked.accept()
+        assert get_language(project) == Language("Ik", "ikkk1242", "user")
+        assert ask_if_unsure(project, None) is None
+
+
+def test_the_next_feature_shows_evidence_retrieved_ahead_without_a_retrieval(qtbot, main_window, demo_project) -> None:
+    window = main_window
+    with qtbot.waitSignal(window.retrievalFinished, timeout=SLOW_MS):
+        assert window.open_project(demo_project, feature="81A")
+    ids = coding.ordered_features(None, "wals")
+    upcoming = ids[ids.index("81A") + 1]
+    with qtbot.waitSignal(window.coding.lookahead.ready, timeout=SLOW_MS,
+                          check_params_cb=lambda fid: fid == upcoming):
+        assert window.coding.start_pass("wals")
+    assert window.coding.next() == upcoming
+    # shown within the call: no retrieval started, the evidence list already filled
+    assert window.state.feature.id == upcoming and window.state.evidence_known and not window.features.retrieving
+    assert window.evidence_panel.model.rowCount() == len(window.state.hits) > 0
+    window.coding.stop_pass()  # cancels the look-ahead: its queue empties, its retrieval stops
+    qtbot.waitUntil(lambda: not window.coding.lookahead.busy, timeout=5000)
+
+
+def test_accepting_the_model_value_pins_the_cited_paragraphs(qtbot, main_window, demo_project, llm_server) -> None:
+    llm_server.add_rule("SOV", "SOV")
+    window = main_window
+    window.apply_settings(AppSettings.local_server(llm_server.url, model="gpt-4o", reranker=None,
+                                                   reviewer="Test Reviewer", timeout_s=10.0))
+    with qtbot.waitSignal(window.retrievalFinished, timeout=SLOW_MS):
+        assert window.open_project(demo_project, feature="81A")
+    with qtbot.waitSignal(window.classificationFinished, timeout=SLOW_MS):
+        window.features.classify()
+    cited = set(window.state.cited)
+    assert cited and not window.state.pins
+    with qtbot.waitSignal(window.reviewStored, timeout=5000):
+        qtbot.mouseClick(window.value_panel.accept_button, Qt.MouseButton.LeftButton)
+    assert window.state.pins == cited and window.coding_panel.view.current_code == "1"
+    assert "accepted" in window.coding_panel.status_label.text()
+    assert {item.data(1) for item in window.pdf_view.highlight_items() if item.data(0) == "pinned"} <= cited
