@@ -27,6 +27,7 @@ import contextlib
 import hashlib
 import json
 import os
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -185,24 +186,35 @@ class _Retrieved:
 # ranking again; the stamp changes when the project's paragraphs change, so a stale run is never used.
 _RETRIEVALS: dict[tuple, _Retrieved] = {}
 _RETRIEVALS_LIMIT = 50_000
+_RETRIEVALS_LOCK = threading.Lock()
 
 
-def _evidence_for(project, feature, retrieval) -> _Retrieved:
+def _evidence_for(project, feature, retrieval, fresh: dict) -> _Retrieved:
+    """The feature's evidence: reused from an earlier write, else retrieved (and its run stored).
+
+    New retrievals go into ``fresh`` and join the shared cache only once the project's transaction
+    has committed, so a cancelled write never leaves a cached run id that was rolled back.
+    """
     from core.llm.evidence import retrieve_evidence
     from core.store.repository import paragraphs_stamp
 
     settings_json = retrieval.to_json() if hasattr(retrieval, "to_json") else repr(retrieval)
     key = (str(project.path), paragraphs_stamp(project), feature.id, settings_json)
-    hit = _RETRIEVALS.get(key)
+    with _RETRIEVALS_LOCK:
+        hit = _RETRIEVALS.get(key) or fresh.get(key)
     if hit is not None:
         return hit
     found = retrieve_evidence(project, feature, retrieval)
     rows = tuple((e.number, e.paragraph_id, e.rank, e.page_label, e.score) for e in found.evidence)
-    result = _Retrieved(found.run_id, found.settings, rows)
-    if len(_RETRIEVALS) >= _RETRIEVALS_LIMIT:
-        _RETRIEVALS.clear()
-    _RETRIEVALS[key] = result
-    return result
+    fresh[key] = _Retrieved(found.run_id, found.settings, rows)
+    return fresh[key]
+
+
+def _remember(fresh: dict) -> None:
+    with _RETRIEVALS_LOCK:
+        if len(_RETRIEVALS) + len(fresh) > _RETRIEVALS_LIMIT:
+            _RETRIEVALS.clear()
+        _RETRIEVALS.update(fresh)
 
 
 def _with_texts(project, rows: Sequence[Sequence], sent: int | None = None) -> list | None:
@@ -270,6 +282,7 @@ def write_batch_requests(project_paths: Iterable[str | os.PathLike], feature_ids
     try:
         with open(target, "a" if append else "w", encoding="utf-8", newline="\n") as fh:
             for path in paths:
+                fresh: dict = {}
                 with open_project(path) as project, project.transaction():
                     pkey = project_key(project)
                     if pkey in keys:
@@ -290,7 +303,7 @@ def write_batch_requests(project_paths: Iterable[str | os.PathLike], feature_ids
                             if config == "baseline":
                                 found = _Retrieved(None, {}, ())
                             else:
-                                found = _evidence_for(project, feature, retrieval)
+                                found = _evidence_for(project, feature, retrieval, fresh)
                             evidence = _with_texts(project, found.rows) or []
                             prompt, items, note = prepare_prompt(llm, feature, config, language, evidence, fmt)
                         except GrammarLensError as exc:
@@ -308,11 +321,12 @@ def write_batch_requests(project_paths: Iterable[str | os.PathLike], feature_ids
                         if done % 50 == 0:
                             progress.step(done, total, f"{path.name} {fid}")
                     put_requests(project, rows)
+                    progress.step(done, total, path.name)  # a cancel here still rolls this project back
+                _remember(fresh)
                 if len(paths) > 1:  # many grammars: keep one BM25 index in memory at a time
                     from core.retrieval.pipeline import forget_project_index
 
                     forget_project_index(project.path)
-                progress.step(done, total, path.name)
         if not append:
             os.replace(target, out)
     except BaseException:
@@ -457,7 +471,7 @@ def _import_line(number: int, raw: bytes, complete: bool, by_key: dict, session,
                                                     "kept the first", custom_id)
         report.already += 1
         return None
-    error = _line_error(obj)
+    error = line_error(obj)
     if error is not None:
         report.errors += 1
         return LineProblem(number, "error", f"{request.feature_id}: {error}; nothing stored", custom_id)
@@ -481,7 +495,7 @@ def _import_line(number: int, raw: bytes, complete: bool, by_key: dict, session,
     return problem
 
 
-def _line_error(obj: dict) -> str | None:
+def line_error(obj: dict) -> str | None:
     """Why a result line carries no answer (OpenAI and vLLM both use ``error`` and ``response.status_code``)."""
     error = obj.get("error")
     if error:

@@ -62,7 +62,7 @@ def score_results(data_dir: Path, spec, settings, results_path: str | os.PathLik
                   ranking: str = "paper", budget_tokens: int = 6_000, limit: int | None = None):
     """Score a results file: returns the :class:`~core.llm.bench_rag.BenchReport` and the problems by line."""
     from core.llm.ask import read_answer
-    from core.llm.batch_files import _line_error, iter_jsonl
+    from core.llm.batch_files import line_error, iter_jsonl
     from core.llm.bench_rag import ItemResult, _paper_top_pages, item_result, score_results as score
     from core.llm.client import read_chat_response
     from core.llm.errors import LlmError
@@ -91,7 +91,7 @@ def score_results(data_dir: Path, spec, settings, results_path: str | os.PathLik
         if item.key in results:
             problems.append(f"line {number}: {item.key} answered again; kept the first")
             continue
-        error = _line_error(line)
+        error = line_error(line)
         if error is None:
             try:
                 response = read_chat_response(line["response"]["body"], settings.model, local=settings.is_local())

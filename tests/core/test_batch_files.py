@@ -226,6 +226,34 @@ def test_two_projects_in_one_file_and_copies_are_refused(llm_project, llm_settin
     assert [r for r in stored(second) if r[0] == "81A"] == [("81A", "81A", "SOV")]
 
 
+def test_cancelled_write_and_import_leave_nothing_behind(llm_project, llm_settings, llm_server, tmp_path):
+    from core.errors import Cancelled
+    from core.progress import Progress
+
+    llm_project.project.close()
+    path = llm_project.path
+    requests, results = tmp_path / "requests.jsonl", tmp_path / "results.jsonl"
+
+    def cancelling() -> Progress:
+        progress = Progress()
+        progress.callback = lambda done, total, message: progress.cancel()
+        return progress
+
+    with pytest.raises(Cancelled):
+        write_batch_requests([path], FEATURES, requests, batch_settings(llm_settings), cancelling())
+    assert not requests.exists() and not (tmp_path / "requests.jsonl.part").exists()
+    assert count(path, "batch_requests") == 0 and count(path, "profile_jobs") == 0
+
+    write_batch_requests([path], FEATURES, requests, batch_settings(llm_settings))
+    lines = server_results(llm_server, requests, results) * 70  # long enough to reach a progress step
+    results.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    with pytest.raises(Cancelled):
+        import_batch_results([path], results, cancelling())
+    assert count(path, "classifications") == 0 and count(path, "llm_cache") == 0
+    report = import_batch_results([path], results)
+    assert (report.imported, report.duplicates) == (3, len(lines) - 3)
+
+
 @pytest.mark.slow
 def test_kill_9_mid_import_then_a_second_import_stores_each_answer_once(llm_project, llm_settings, tmp_path,
                                                                        monkeypatch):
