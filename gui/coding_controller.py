@@ -13,7 +13,7 @@ It never touches a widget: panels present :class:`CodingView` and :class:`PassVi
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 from PySide6.QtCore import QObject, Signal
@@ -74,7 +74,6 @@ class PassView:
 class _Pass:
     coding_pass: coding.CodingPass
     feature_set: str
-    references: dict = field(default_factory=dict)
 
 
 class CodingController(QObject):
@@ -102,6 +101,7 @@ class CodingController(QObject):
         self._pass: _Pass | None = None
         self._feature_sets: tuple[str, ...] = ("paper", "grambank", "wals")
         self._wanted_set, self._wanted_filter = "wals", coding.ALL
+        self._references: dict = {}  # the language's WALS/Grambank values, once the profile dock read them
         self.pass_started_at: float | None = None
         projects.opened.connect(self._project_opened)
         projects.closed.connect(self._project_closed)
@@ -122,7 +122,7 @@ class CodingController(QObject):
         self._emit_pass()
 
     def _project_closed(self) -> None:
-        self._pass, self.locator = None, None
+        self._pass, self.locator, self._references = None, None, {}
         self.lookahead.set_project(None)
         if self._locating is not None:
             self._locating.cancel()
@@ -150,6 +150,8 @@ class CodingController(QObject):
     # ================================================================== the chosen feature
     def _feature_changed(self) -> None:
         self._show_decision(emit_pins=False)
+        if self._pass is not None:
+            self._emit_pass()  # where the feature on screen lies in the pass
 
     def _evidence_changed(self) -> None:
         """New evidence: remember it for coming back, add pinned paragraphs it lacks, look ahead."""
@@ -371,13 +373,12 @@ class CodingController(QObject):
             return False
         feature_set = feature_set or (self._pass.feature_set if self._pass else self._wanted_set)
         filter = filter or (self._pass.coding_pass.filter if self._pass else self._wanted_filter)
-        references = self._pass.references if self._pass else {}
         try:
-            opened = coding.CodingPass.open(project, feature_set, filter, references)
+            opened = coding.CodingPass.open(project, feature_set, filter, self._references)
         except GrammarLensError as exc:
             self.failed.emit("Cannot start the coding pass", exc)
             return False
-        self._pass = _Pass(opened, feature_set, references)
+        self._pass = _Pass(opened, feature_set)
         self._wanted_set, self._wanted_filter = feature_set, filter
         current = self.state.feature.id if self.state.feature is not None else None
         target = current if current in opened.items() else opened.next(None)
@@ -407,9 +408,11 @@ class CodingController(QObject):
 
     def set_references(self, references: dict | None) -> None:
         """WALS/Grambank values of the language (from the profile dock), for the 'disagreeing' filter."""
+        self._references = dict(references or {})
         if self._pass is not None:
-            self._pass = _Pass(self._pass.coding_pass, self._pass.feature_set, dict(references or {}))
             self.start_pass()
+        else:
+            self._emit_pass()
 
     def next(self) -> str | None:
         return self._step(lambda p, cur: p.next(cur), "This is the last feature of the pass.")
@@ -454,14 +457,15 @@ class CodingController(QObject):
 
     def pass_view(self) -> PassView:
         if self._pass is None:
-            return PassView(False, self._wanted_set, self._wanted_filter, "", "", self._feature_sets)
+            return PassView(False, self._wanted_set, self._wanted_filter, "", "", self._feature_sets,
+                            bool(self._references))
         p = self._pass.coding_pass
         current = self.state.feature.id if self.state.feature is not None else ""
         place, shown = p.position(current) if current else (0, len(p.items()))
         label = "" if p.filter == coding.ALL else f" {FILTER_LABELS[p.filter]}"
         where = f"feature {place} of {shown}{label}" if place else f"{shown}{label or ' features'}"
         return PassView(True, self._pass.feature_set, p.filter, str(p.counter()), where, self._feature_sets,
-                        bool(self._pass.references))
+                        bool(self._references))
 
     def _emit_pass(self) -> None:
         self.passChanged.emit(self.pass_view())

@@ -382,6 +382,7 @@ class MainWindow(QMainWindow):
             self.reviewStored.connect(view.refresh)
             self.classificationFinished.connect(view.refresh)
             view.featureActivated.connect(self.select_feature)  # brings its best paragraph into view
+            view.referencesLoaded.connect(lambda: self.coding.set_references(view.references))  # "disagreeing"
             view.set_project(self.state.project_path)
             self.profile_view, self.profile_dock = view, dock
         self.profile_dock.show()
