@@ -34,7 +34,8 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.add_argument("--budget", type=int, default=None, help="evidence token budget per feature")
     p.add_argument("--yes", action="store_true", help="allow a hosted model (every language x feature is a request)")
     p.add_argument("--batch-out", type=Path, metavar="REQUESTS.jsonl",
-                   help="write every language's prompts as one batch file (OpenAI Batch API, vLLM run_batch), ask nothing")
+                   help="write every language's prompts as one batch file (OpenAI Batch API, vLLM run_batch); "
+                        "ask nothing")
     p.add_argument("--batch-in", type=Path, metavar="RESULTS.jsonl",
                    help="import the answers of a batch results file (same options as --batch-out) and score them")
     p.add_argument("--summary", action="store_true", help="overall and per-language rows only")

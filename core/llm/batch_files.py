@@ -533,7 +533,7 @@ def _store_answer(number: int, obj: dict, request, s: _ProjectSession) -> LinePr
     feature = _feature(request.feature_id)
     items = _with_texts(s.project, request.evidence, request.evidence_sent)
     sent = items[: request.evidence_sent] if items is not None else None
-    prompt = build_prompt(feature, request.config, s.language, sent, request.answer_format) if sent is not None else None
+    prompt = None if sent is None else build_prompt(feature, request.config, s.language, sent, request.answer_format)
     if prompt is None or prompt.hash() != request.prompt_hash:
         return LineProblem(number, "stale", f"{request.feature_id}: the prompt no longer matches {s.path.name} "
                                             "(grammar re-ingested or language renamed since the file was written); "

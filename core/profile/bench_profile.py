@@ -169,7 +169,7 @@ def run_bench_profile(gold: list[GoldValue], grammars_dir: str | Path, work_dir:
             imported = import_batch_results([path], batch_in)
             report.batch_imported += imported.imported
             for problem in imported.problems:
-                if problem.kind != "unknown" and problem.kind != "unparsable":  # other languages' lines are unknown here
+                if problem.kind not in ("unknown", "unparsable"):  # other languages' lines are unknown here
                     report.failed[f"{grammar.language}/line {problem.line}"] = problem.message
         else:
             with open_project(path) as project:
