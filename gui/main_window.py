@@ -19,7 +19,6 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QMessageBox, QToo
 from core.catalog.model import Catalog, Feature
 from core.errors import GrammarLensError, PdfError
 from core.models import Paragraph, Rect
-from core.store import PROJECT_SUFFIX
 from gui import backend, file_dialogs, review
 from gui.about import show_about
 from gui.coding_pass import CodingController, CodingPanel, CodingPassBar, connect_coding

@@ -79,6 +79,8 @@ class Operation(Generic[T]):  # noqa: PLW1641 - hashed by identity, kept in the 
         self.job = job
         self.label = ""
         self.worker: Worker | None = None
+        self._done = False  # set on the UI thread once every callback has run
+        self._superseded = False  # replaced by a newer operation: a late result is dropped
         self._success: list[Callable[[T], None]] = []
         self._failure: list[Callable[[BaseException], None]] = []
         self._cancelled: list[Callable[[], None]] = []
@@ -123,15 +125,23 @@ class Operation(Generic[T]):  # noqa: PLW1641 - hashed by identity, kept in the 
     # ------------------------------------------------------------------ state
     @property
     def running(self) -> bool:
-        return self.worker is not None and not self.worker.done
+        """True from the start until its callbacks have run (not merely until the thread is done)."""
+        return self.worker is not None and not self._done
 
     def cancel(self) -> None:
-        """Ask the job to stop at its next progress step; ``cancelled`` callbacks run when it has."""
+        """Ask the job to stop at its next progress step; ``cancelled`` callbacks run when it has.
+
+        A job that had already finished still delivers its result (an ingest that committed did
+        add the grammar); :func:`replace` is the way to drop a result nobody wants.
+        """
         if self.worker is not None:
             self.worker.cancel()
 
     # ------------------------------------------------------------------ worker signals (UI thread)
     def _on_result(self, value: object) -> None:
+        if self._superseded:
+            self._on_cancelled()  # replaced after its job returned: the result is nobody's any more
+            return
         for callback in self._success:
             callback(value)  # type: ignore[arg-type]
 
@@ -152,6 +162,7 @@ class Operation(Generic[T]):  # noqa: PLW1641 - hashed by identity, kept in the 
             self.runner.progressed.emit(self.label, done, total, message)
 
     def _on_finished(self) -> None:
+        self._done = True
         self.runner._finished(self)  # noqa: SLF001
         for callback in self._finished:
             callback()
@@ -160,5 +171,6 @@ class Operation(Generic[T]):  # noqa: PLW1641 - hashed by identity, kept in the 
 def replace(old: Operation | None, new: Operation[T]) -> Operation[T]:
     """Cancel ``old`` (a result nobody wants any more) and start ``new``; returns ``new``, running."""
     if old is not None and old.running:
+        old._superseded = True  # noqa: SLF001 - the module's own bookkeeping
         old.cancel()
     return new.run_in_background()

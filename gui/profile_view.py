@@ -208,6 +208,8 @@ class ProfileView(QWidget):
         path, feature_set, settings, mode = self.project_path, self.feature_set(), self.settings(), self.mode()
 
         def shown(result: tuple[list[str], Any]) -> None:
+            if (feature_set, mode) != (self.feature_set(), self.mode()):
+                return  # the person chose another set meanwhile; its own estimate follows
             pending, guess = result
             self.pending, self.estimated, self._estimate_key = pending, guess, (feature_set, mode)
             start, self._start_when_estimated = self._start_when_estimated, False

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import Qt
 
 from gui.settings import PROVIDER_COMPATIBLE, AppSettings
 
@@ -48,7 +48,7 @@ def _assert_outline_on(window, paragraph) -> None:
     outlines = view.selected_items()
     assert len(outlines) == len(paragraph.rects)
     for item, rect in zip(outlines, paragraph.rects):
-        assert item.parentItem() is view._page_items[rect.pdf_page - 1]  # noqa: SLF001
+        assert item.parentItem() is view.page_item(rect.pdf_page)
         box = item.rect()
         assert abs(box.left() + 2 - rect.x0) < 0.01 and abs(box.bottom() - 2 - rect.y1) < 0.01
     on_screen = view.mapFromScene(outlines[0].sceneBoundingRect()).boundingRect()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 
-import pytest
 from PySide6.QtCore import Qt
 
 from gui.operations import Operation, OperationRunner
