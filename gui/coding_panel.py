@@ -17,8 +17,8 @@ import html
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
-                               QPushButton, QSizePolicy, QTextBrowser, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QLabel, QLineEdit, QListView, QListWidget,
+                               QListWidgetItem, QPushButton, QSizePolicy, QTextBrowser, QToolButton, QVBoxLayout, QWidget)
 
 from core.catalog.model import Feature
 from core.coding import UNKNOWN_CODE
@@ -83,6 +83,11 @@ class CodingPanel(QWidget):
         self.values.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.values.setUniformItemSizes(True)
         self.values.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        # values run down then into a next column: a WALS set of seven or nine fits without scrolling
+        self.values.setFlow(QListView.Flow.TopToBottom)
+        self.values.setWrapping(True)
+        self.values.setResizeMode(QListView.ResizeMode.Adjust)
+        self.values.setSpacing(1)
         self.values.itemDoubleClicked.connect(lambda _item: self.confirm())
         left.addWidget(self.values, 1)
         buttons = QHBoxLayout()

@@ -73,6 +73,8 @@ class CodingPassBar(QFrame):
         self.filter_combo.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         for key in FILTERS:
             self.filter_combo.addItem(FILTER_LABELS[key], key)
+        self.filter_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.filter_combo.setMinimumContentsLength(10)  # the list pops up at full width; the bar leaves room for keys
         self.filter_combo.activated.connect(lambda i: self.filterChosen.emit(self.filter_combo.itemData(i)))
         row.addWidget(self.filter_combo)
         self.counter_label = QLabel("")
@@ -116,7 +118,7 @@ class CodingPassBar(QFrame):
         self.start_button.setVisible(not view.active)
         self.counter_label.setText(view.counter)
         self.position_label.setText(f"· {view.position}" if view.active and view.position else "")
-        self.keys_label.setVisible(view.active)
+        self.keys_label.setText(KEYS_HINT if view.active else "")  # kept in the row: it takes the spare width
 
     # ------------------------------------------------------------------ keys
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt naming
