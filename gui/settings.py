@@ -135,6 +135,8 @@ def _upgrade_legacy(store: QSettings) -> None:
     store.endGroup()
     if not old:
         return
+    if old.get("provider") == PROVIDER_OPENAI:
+        old.pop("base_url", None)  # a URL typed for another provider: OpenAI's own API was chosen
     for name, raw in old.items():
         target = LEGACY_KEYS.get(name)
         if name == "reranker_model" and raw == "":

@@ -48,6 +48,10 @@ def test_settings_of_the_old_names_are_upgraded_once(tmp_path) -> None:
     fields = {"llm": {f.name for f in dataclasses.fields(LlmSettings)},
               "retrieval": {f.name for f in dataclasses.fields(RetrievalSettings)}, "": {"reviewer"}}
     assert all(name in fields[group] for group, name in gui_settings.LEGACY_KEYS.values())
+    openai = QSettings(str(tmp_path / "openai.ini"), QSettings.Format.IniFormat)
+    openai.setValue(f"{gui_settings.LEGACY_GROUP}/provider", "openai")
+    openai.setValue(f"{gui_settings.LEGACY_GROUP}/base_url", "http://127.0.0.1:8080/v1")  # left from a switch
+    assert load_settings(openai).provider == gui_settings.PROVIDER_OPENAI
 
 
 def test_a_value_of_the_wrong_type_is_ignored_with_a_warning(gui_store, caplog) -> None:
