@@ -226,6 +226,28 @@ def test_two_projects_in_one_file_and_copies_are_refused(llm_project, llm_settin
     assert [r for r in stored(second) if r[0] == "81A"] == [("81A", "81A", "SOV")]
 
 
+def test_profile_cli_writes_and_imports_batch_files(llm_project, llm_settings, llm_server, tmp_path, capsys):
+    from cli import main
+
+    llm_project.project.close()
+    path = llm_project.path
+    requests, results = tmp_path / "requests.jsonl", tmp_path / "results.jsonl"
+    server = ["--base-url", llm_server.url, "--no-reranker"]
+    assert main(["profile", str(path), str(path), "--features", "81A"]) == 2  # several projects: only batch files
+    assert "--batch-out or --batch-in" in capsys.readouterr().err
+    assert main(["profile", str(path), "--features", "81A,GB107", *server, "--batch-out", str(requests)]) == 0
+    assert capsys.readouterr().out.startswith("wrote 2 request(s)")
+    llm_server.add_rule("verb-final", "SOV")
+    server_results(llm_server, requests, results)
+    with results.open("a", encoding="utf-8") as fh:
+        fh.write('{"custom_id": "elsewhere-1", "response": null, "error": null}\n')
+    assert main(["profile", str(path), "--batch-in", str(results)]) == 1  # a line was not imported
+    out = capsys.readouterr().out
+    assert out.startswith("3 line(s): 2 imported, 1 unknown") and "line 3: custom_id 'elsewhere-1'" in out
+    assert main(["profile", str(path), "--features", "81A,GB107", *server, "--batch-out", str(requests)]) == 0
+    assert "wrote 0 request(s)" in capsys.readouterr().out and not llm_server.chat_requests
+
+
 def test_cancelled_write_and_import_leave_nothing_behind(llm_project, llm_settings, llm_server, tmp_path):
     from core.errors import Cancelled
     from core.progress import Progress
