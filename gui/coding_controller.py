@@ -47,7 +47,7 @@ class CodingView:
     feature: Feature | None
     codable: bool = False
     why_not: str = ""  # why nothing can be coded here (no feature, a multi-label parent)
-    options: tuple[tuple[str, str], ...] = ()  # (code, label) in the set's order, then ("?", ...)
+    options: tuple[tuple[str, str, str], ...] = ()  # (key, code, label) in the set's order, "?" last
     current_code: str | None = None
     status: str = ""  # one line: the value that counts, by whom and when
     note: str = ""
@@ -189,7 +189,7 @@ class CodingController(QObject):
         model_code = None
         if model is not None:
             model_code = next((v.code for v in getattr(model, "values", []) if v.feature_id == feature.id), None)
-        options = tuple(feature.values) + ((coding.UNKNOWN_CODE, coding.NOT_ENOUGH_INFORMATION),)
+        options = tuple(coding.value_choices(feature.id))  # keys are the codes when they are digits
         return CodingView(feature, True, "", options, current.value if current else None, _status(current),
                           (current.note or "") if current else "", current.pins if current else (),
                           tuple(_history_lines(rows)), bool(current), model_code)

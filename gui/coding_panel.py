@@ -7,7 +7,8 @@ description (summary, procedure and examples from the catalog) in a collapsible 
 value, so the coding rules are read where the decision is made.  The panel only presents a
 :class:`gui.coding_controller.CodingView` and reports what was asked; the controller stores it.
 
-Choosing a value is two steps, as on paper: select it (click, or a digit key in the coding pass)
+Choosing a value is two steps, as on paper: select it (click, or its key in the coding pass: the
+database's code when every code is a digit, Grambank's 0/1, WALS's 1..n)
 and confirm it (Enter, double-click or the Set button).  A slip of a key costs nothing.
 """
 
@@ -26,6 +27,7 @@ from gui.coding_controller import CodingView
 from gui.evidence_model import PIN_MARK
 
 CODE_ROLE = Qt.ItemDataRole.UserRole
+KEY_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 def description_markdown(feature: Feature) -> str:
@@ -149,10 +151,10 @@ class CodingPanel(QWidget):
         selected = self.selected_code() if same else None
         self.view = view
         self.values.clear()
-        for number, (code, label) in enumerate(view.options, start=1):
-            key = "?" if code == UNKNOWN_CODE else (str(number) if number <= 9 else " ")
+        for key, code, label in view.options:
             marks = ("  ✔" if code == view.current_code else "") + ("  ← model" if code == view.model_code else "")
-            item = QListWidgetItem(f"{key}   {label}{marks}")
+            item = QListWidgetItem(f"{key or ' '}   {label}{marks}")
+            item.setData(KEY_ROLE, key)
             item.setData(CODE_ROLE, code)
             if code == view.current_code:
                 bold = QFont(item.font())
@@ -181,18 +183,22 @@ class CodingPanel(QWidget):
         item = self.values.currentItem()
         return item.data(CODE_ROLE) if item is not None else None
 
-    def select_option(self, index: int) -> bool:
-        """Select the ``index``-th value (0-based) of the set; false when the set is shorter."""
-        if not self.view.codable or not 0 <= index < len(self.view.options) - 1:
-            return False
-        self.values.setCurrentRow(index)
-        return True
+    def select_key(self, key: str) -> bool:
+        """Select the value typed with ``key`` (a digit, or "?"); false when no value has that key.
 
-    def select_unknown(self) -> bool:
+        Keys follow :func:`core.coding.value_choices`: the database's code when every code is one digit
+        (Grambank 0 = absent, 1 = present; WALS 81A 1 = SOV ...), else the value's place in the set.
+        """
         if not self.view.codable:
             return False
-        self.values.setCurrentRow(self.values.count() - 1)
-        return True
+        for row in range(self.values.count()):
+            if self.values.item(row).data(KEY_ROLE) == key:
+                self.values.setCurrentRow(row)
+                return True
+        return False
+
+    def select_unknown(self) -> bool:
+        return self.select_key(UNKNOWN_CODE)
 
     def confirm(self) -> bool:
         """Report the selected value (``valueChosen``); false when nothing is selected."""

@@ -3,7 +3,8 @@
 A coder works through Grambank's 195 features or WALS's 192 one after another.  With the bar
 focused (Ctrl+K starts the pass and focuses it), every step is one key:
 
-    1-9  select the n-th value        ?  not enough information     Enter  store it and go on
+    0-9  select the value with that code (Grambank 0/1, WALS 1..n; else its place in the set)
+    ?    not enough information       Enter  store it and go on
     →/N  next feature    ←/B  previous feature    U  next uncoded feature
     ↑/↓  previous/next evidence row   Space  pin or unpin that row    Ctrl+Z  undo
 
@@ -32,7 +33,7 @@ from gui.language_dialog import ask_if_unsure
 from gui.pdf_view import PdfView
 from gui.value_panel import ValuePanel
 
-KEYS_HINT = "1–9 value · ? unknown · Enter store · →/← feature · U uncoded · ↑↓ row · Space pin · Ctrl+Z undo"
+KEYS_HINT = "0–9 value · ? unknown · Enter store · →/← feature · U uncoded · ↑↓ row · Space pin · Ctrl+Z undo"
 
 
 class CodingPassBar(QFrame):
@@ -44,7 +45,7 @@ class CodingPassBar(QFrame):
     nextRequested = Signal()
     previousRequested = Signal()
     nextUncodedRequested = Signal()
-    valueKeyPressed = Signal(int)  # 0-based index of the value (key 1 is index 0)
+    valueKeyPressed = Signal(str)  # a digit: the value with that key (core.coding.value_choices)
     unknownKeyPressed = Signal()
     confirmPressed = Signal()
     rowStepPressed = Signal(int)  # -1 / +1: the evidence row above or below
@@ -128,8 +129,8 @@ class CodingPassBar(QFrame):
             self.undoPressed.emit()
         elif text == "?":
             self.unknownKeyPressed.emit()
-        elif text and text in "123456789" and not mods & Qt.KeyboardModifier.ControlModifier:
-            self.valueKeyPressed.emit(int(text) - 1)
+        elif text and text in "0123456789" and not mods & Qt.KeyboardModifier.ControlModifier:
+            self.valueKeyPressed.emit(text)
         elif key in (K.Key_Return, K.Key_Enter):
             self.confirmPressed.emit()
         elif key in (K.Key_Right, K.Key_N):
@@ -207,7 +208,7 @@ def connect_coding(coding: CodingController, panel: CodingPanel, bar: CodingPass
     bar.nextRequested.connect(coding.next)
     bar.previousRequested.connect(coding.previous)
     bar.nextUncodedRequested.connect(coding.next_uncoded)
-    bar.valueKeyPressed.connect(panel.select_option)
+    bar.valueKeyPressed.connect(panel.select_key)
     bar.unknownKeyPressed.connect(panel.select_unknown)
     bar.confirmPressed.connect(panel.confirm)
     bar.rowStepPressed.connect(lambda step: _step_row(evidence, step))

@@ -107,12 +107,12 @@ def coding_pass_shots(app, window, out: Path) -> None:
     bar = window.pass_bar
     window.coding.start_pass("grambank")
     bar.setFocus()
-    for key in ("2", "1", "?"):  # present, absent, not enough information: each stored, then the next feature
+    for key in ("1", "0", "?"):  # present, absent, not enough information: each stored, then the next feature
         _wait(app, lambda: window.state.evidence_known, 60)
         QTest.keyClicks(bar, key)
         QTest.keyClick(bar, Qt.Key.Key_Return)
     _wait(app, lambda: window.state.evidence_known, 60)
-    QTest.keyClicks(bar, "2")  # selected, not stored yet
+    QTest.keyClicks(bar, "1")  # selected, not stored yet
     window.coding.toggle_pin(window.state.ordered_hits()[window.state.best_row()].paragraph)
     window.coding_panel.describe_button.setChecked(True)
     _wait(app, lambda: not window.pdf_view.rendering and not window.coding.lookahead.busy, 30)
