@@ -565,22 +565,17 @@ def _store_answer(number: int, obj: dict, request, s: _ProjectSession) -> LinePr
 
 
 def _tick(project, job_id: int, feature_id: str, classification_id: int | None) -> None:
-    try:
-        from core.store.profile_jobs import set_item
-    except ImportError:  # pragma: no cover - before the job SQL moved to core.store
-        from core.profile.batch import _set_item as set_item
+    from core.store.profile_jobs import set_item
+
     set_item(project, job_id, feature_id, "done", classification_id=classification_id)
 
 
 def _finish_jobs(s: _ProjectSession) -> None:
     """Mark jobs whose every item is now answered as done, as a finished online run does."""
     from core.profile.batch import load_job
+    from core.store.profile_jobs import set_job_state
 
     for job_id in s.jobs:
         job = load_job(s.project, job_id)
         if not job.pending and job.state != "done":
-            try:
-                from core.store.profile_jobs import set_job_state
-            except ImportError:  # pragma: no cover
-                from core.profile.batch import _set_job as set_job_state
             set_job_state(s.project, job_id, "done")
