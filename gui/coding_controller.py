@@ -98,6 +98,7 @@ class CodingController(QObject):
         features.prefetched = self.lookahead.hits
         self.locator: ParagraphLocator | None = None
         self._locating: Operation | None = None
+        self._after_index: list[Callable[[], object]] = []  # what waits for the paragraph rectangles
         self._pass: _Pass | None = None
         self._feature_sets: tuple[str, ...] = ("paper", "grambank", "wals")
         self._wanted_set, self._wanted_filter = "wals", coding.ALL
@@ -122,18 +123,34 @@ class CodingController(QObject):
         self._emit_pass()
 
     def _project_closed(self) -> None:
-        self._pass, self.locator, self._references = None, None, {}
+        self._pass, self.locator, self._references, self._after_index = None, None, {}, []
         self.lookahead.set_project(None)
         if self._locating is not None:
             self._locating.cancel()
         self._emit_pass()
 
     def _reload_project_data(self) -> None:
-        """Forget retrieved-ahead evidence and re-read the paragraph rectangles (a grammar was added)."""
-        path = self.state.project_path
-        self.lookahead.set_project(path)
+        """Forget retrieved-ahead evidence and the paragraph rectangles (a project opened, a grammar was added)."""
+        self.lookahead.set_project(self.state.project_path)
         self.locator = None
+        if self._locating is not None:
+            self._locating.cancel()
+
+    def read_page_index(self, then: Callable[[], object] | None = None) -> None:
+        """Read every paragraph's rectangles in the background (for clicks on the page), then call ``then``.
+
+        Not done when a project opens: the first retrieval of a session competes for the same CPU,
+        and most sessions never pin from the page.  A pass or the first click on a page starts it.
+        """
+        path = self.state.project_path
         if path is None:
+            return
+        if self.locator is not None:
+            then() if then is not None else None
+            return
+        if then is not None:
+            self._after_index.append(then)
+        if self._locating is not None and self._locating.running:
             return
 
         def read(progress) -> ParagraphLocator:
@@ -143,6 +160,9 @@ class CodingController(QObject):
         def done(locator: ParagraphLocator) -> None:
             if path == self.state.project_path:
                 self.locator = locator
+                waiting, self._after_index = self._after_index, []
+                for callback in waiting:
+                    callback()
 
         self._locating = (Operation(self.runner, read).success(done).failure(lambda _exc: None)
                           .run_in_background())
@@ -346,9 +366,13 @@ class CodingController(QObject):
         return f"{verb} this paragraph (p. {paragraph.page_label}) {'from' if verb == 'Unpin' else 'to'} {fid}"
 
     def pin_at(self, pdf_page: int, x: float, y: float) -> bool:
+        """Pin (or unpin) the paragraph at a page point; before the rectangles are read, once they are."""
+        if self.locator is None:
+            self.read_page_index(lambda: self.pin_at(pdf_page, x, y))
+            return False
         paragraph = self.paragraph_at(pdf_page, x, y)
         if paragraph is None:
-            self.message.emit("No paragraph there (or the page index is still being read).", 4000)
+            self.message.emit("No paragraph there.", 4000)
             return False
         return self.toggle_pin(paragraph)
 
@@ -379,6 +403,7 @@ class CodingController(QObject):
             self.failed.emit("Cannot start the coding pass", exc)
             return False
         self._pass = _Pass(opened, feature_set)
+        self.read_page_index()  # P on the page pins at once during a pass
         self._wanted_set, self._wanted_filter = feature_set, filter
         current = self.state.feature.id if self.state.feature is not None else None
         target = current if current in opened.items() else opened.next(None)

@@ -234,6 +234,9 @@ def connect_coding(coding: CodingController, panel: CodingPanel, bar: CodingPass
 
 def _outline_clicked(coding: CodingController, pdf_view: PdfView, page: int, x: float, y: float) -> None:
     """A click on the page outlines the paragraph there (P then pins it), without scrolling."""
+    if coding.locator is None:  # the first click reads the page index, then outlines
+        coding.read_page_index(lambda: _outline_clicked(coding, pdf_view, page, x, y))
+        return
     paragraph = coding.paragraph_at(page, x, y)
     if paragraph is not None:
         pdf_view.outline_rects(paragraph.rects)
