@@ -325,7 +325,7 @@ def _report(pairs: list[Pair], by_ranking: dict[str, list[PairResult]], grades: 
             "per_feature": per_feature,
             "per_pair": [
                 {"feature": r.pair.feature, "file": r.pair.file, "ndcg@10": _round(r.ndcg()),
-                 "decisive@5": r.decisive(), "ungraded": r.ungraded(), "grades": r.grades}
+                 "decisive@5": r.decisive(), "ungraded": r.ungraded(), "grades": r.grades, "pool": len(r.pool)}
                 for r in results
             ],
         }
