@@ -124,7 +124,8 @@ class Grades:
 def load_pairs(data: Path) -> list[Pair]:
     path = Path(data) / "pairs.csv"
     if not path.exists():
-        raise GrammarLensError(f"No pairs.csv in {data}.", "Give the folder of the judged benchmark (benchmarks/judged).")
+        raise GrammarLensError(f"No pairs.csv in {data}.",
+                               "Give the folder of the judged benchmark (benchmarks/judged).")
     with open(path, newline="", encoding="utf-8") as fh:
         return [Pair(r["feature"], r["file"], r.get("domain", "")) for r in csv.DictReader(fh)]
 
@@ -151,7 +152,8 @@ def grammar_rows(grammars: Path) -> dict[str, dict[str, str]]:
     """grammars.csv rows by file name."""
     path = Path(grammars) / "grammars.csv"
     if not path.exists():
-        raise GrammarLensError(f"No grammars.csv in {grammars}.", "Give the shared grammars folder (../shared/grammars).")
+        raise GrammarLensError(f"No grammars.csv in {grammars}.",
+                               "Give the shared grammars folder (../shared/grammars).")
     with open(path, newline="", encoding="utf-8") as fh:
         return {r["file"]: r for r in csv.DictReader(fh)}
 
@@ -276,7 +278,8 @@ def run_judged_bench(
         if (not wanted_features or catalog.get(p.feature).id in wanted_features) and (not files or p.file in files)
     ]
     if not pairs:
-        raise GrammarLensError("No benchmark pair matches the filters.", "Check --feature / --grammar against pairs.csv.")
+        raise GrammarLensError("No benchmark pair matches the filters.",
+                               "Check --feature / --grammar against pairs.csv.")
     rows = grammar_rows(grammars)
     grades = load_grades(data)
     by_ranking: dict[str, list[PairResult]] = {name: [] for name in settings}

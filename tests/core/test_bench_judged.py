@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from cli import main as cli_main
+from core.errors import GrammarLensError
 from core.retrieval.judged import (
-    DEFAULT_DATA, GradeKey, judged_ndcg, load_grades, load_pairs, loose_hash, text_hash,
+    DEFAULT_DATA, GRADE_COLUMNS, GradeKey, judged_ndcg, load_grades, load_pairs, loose_hash, text_hash,
 )
 from tests.fixtures_shared import GRAMMARS
 
@@ -66,7 +67,7 @@ def test_grades_survive_cosmetic_changes_of_ingestion(tmp_path: Path) -> None:
     shutil.copy(DEFAULT_DATA / "pairs.csv", tmp_path / "pairs.csv")
     with open(tmp_path / "grades.csv", "w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh)
-        writer.writerow(["feature", "file", "sha256", "pdf_page", "text_hash", "loose_hash", "grade", "page_label", "excerpt"])
+        writer.writerow(GRADE_COLUMNS)
         writer.writerow(["GB147", GRAMMAR, "abc", 156, text_hash(before), loose_hash(before), 2, "144", before[:20]])
     grades = load_grades(tmp_path)
     assert grades.get(GradeKey("GB147", "abc", 156, text_hash(before))) == 2
@@ -74,6 +75,16 @@ def test_grades_survive_cosmetic_changes_of_ingestion(tmp_path: Path) -> None:
     assert grades.get(GradeKey("GB147", "abc", 156, text_hash(after)), loose_hash(after)) == 2
     assert grades.get(GradeKey("GB147", "abc", 156, text_hash(after))) is None
     assert grades.get(GradeKey("GB117", "abc", 156, text_hash(before))) is None  # grades are per feature
+    with open(tmp_path / "grades.csv", "a", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerow(["GB147", GRAMMAR, "abc", 157, "0" * 16, "", 3, "145", "out of scale"])
+    with pytest.raises(GrammarLensError, match="not 0, 1 or 2"):
+        load_grades(tmp_path)
+
+
+def test_bench_judged_without_pairs_is_an_error_with_a_hint(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert cli_main(["bench", "judged", "--data", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "error: No pairs.csv" in err and "hint:" in err
 
 
 def test_ndcg_is_one_for_the_ideal_order_of_a_real_pool_and_lower_reversed() -> None:
