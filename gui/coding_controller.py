@@ -316,6 +316,9 @@ class CodingController(QObject):
         fid = self.codable_id()
         if fid is None:
             return False
+        if coding.current(self.projects.project, fid) is None:
+            self.message.emit(f"Nothing to undo: {fid} has no decision yet.", 5000)
+            return False
         return self._act("undo", lambda: coding.undo(self.projects.project, fid, reviewer=self._reviewer()),
                          "Undone: the decision before counts again.")
 

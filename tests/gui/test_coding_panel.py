@@ -132,3 +132,24 @@ def test_filters_of_the_pass_uncoded_and_disagreeing_with_the_databases(qtbot, m
     assert window.state.feature.id == "49A" and bar.position_label.text() == "· feature 1 of 9 uncoded"
     assert window.coding.next_uncoded() == "GB107" and window.state.feature.id == "GB107"
     assert bar.position_label.text() == "· feature 2 of 9 uncoded" and bar.counter_label.text() == "1 of 10 coded"
+
+
+def test_pin_a_printed_page_and_refuse_a_page_the_book_lacks(qtbot, main_window, demo_project) -> None:
+    window, panel = main_window, main_window.coding_panel
+    with qtbot.waitSignal(window.retrievalFinished, timeout=SLOW_MS):
+        assert window.open_project(demo_project, feature="81A")
+    with qtbot.waitSignal(window.coding.message, timeout=2000) as said:
+        window.coding.undo()
+    assert said.args[0].startswith("Nothing to undo")
+    qtbot.keyClicks(panel.page_edit, "3")
+    with qtbot.waitSignal(window.coding.stored, timeout=2000):
+        qtbot.keyClick(panel.page_edit, Qt.Key.Key_Return)
+    assert [(p.page_label, p.paragraph_id) for p in panel.view.pins] == [("3", None)]
+    assert "p. 3 (page)" in panel.pins_label.text() and panel.page_edit.text() == ""
+    with qtbot.waitSignal(window.coding.failed, timeout=2000) as failed:
+        window.coding.pin_page("999")
+    assert "no printed page" in failed.args[1].message
+    window.last_message_box.close()
+    with qtbot.waitSignal(window.coding.stored, timeout=2000):
+        panel.unpinRequested.emit(panel.view.pins[0])
+    assert panel.view.pins == ()
