@@ -474,6 +474,15 @@ class CodingController(QObject):
         self.featureRequested.emit(target)
         return target
 
+    def best_page_ahead(self, feature_id: str) -> int | None:
+        """The PDF page a retrieved-ahead feature will open on (its first pin or top hit in the grammar on screen)."""
+        document = self.state.document
+        hits = self.lookahead.hits(load_catalog().get(feature_id))
+        if not hits or document is None:
+            return None
+        top = next((h for h in hits if h.paragraph.document_id == document.id), None)
+        return min(r.pdf_page for r in top.paragraph.rects) if top is not None else None
+
     def _look_ahead(self) -> None:
         if self._pass is None or self.state.feature is None:
             return

@@ -219,6 +219,7 @@ def connect_coding(coding: CodingController, panel: CodingPanel, bar: CodingPass
     value_panel.overrideRequested.connect(coding.override)
     value_panel.noteRequested.connect(coding.add_note)
 
+    coding.lookahead.ready.connect(lambda fid: _prerender(coding, pdf_view, fid))
     pdf_view.pin_label = coding.pin_label
     pdf_view.pinRequested.connect(coding.pin_at)
     pdf_view.paragraphClicked.connect(lambda page, x, y: _outline_clicked(coding, pdf_view, page, x, y))
@@ -230,6 +231,13 @@ def connect_coding(coding: CodingController, panel: CodingPanel, bar: CodingPass
     evidence.table.addAction(pin_row)
     evidence.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
     return pin_row
+
+
+def _prerender(coding: CodingController, pdf_view: PdfView, feature_id: str) -> None:
+    """Evidence of a coming feature is at hand: render the page of its best paragraph ahead too."""
+    page = coding.best_page_ahead(feature_id)
+    if page is not None:
+        pdf_view.prerender(page)
 
 
 def _outline_clicked(coding: CodingController, pdf_view: PdfView, page: int, x: float, y: float) -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from core.catalog.model import Feature
 from core.coding.lookahead import EvidenceCache, Prefetched
@@ -28,6 +28,9 @@ from gui.operations import Operation, OperationRunner
 from gui.settings import AppSettings
 
 AHEAD = 3  # features retrieved ahead of the one on screen
+# Look ahead only once the feature on screen is shown: a worker started at once competes with the
+# evidence list and the page rendering for Python's GIL (measured: ~10 ms of each step).
+START_DELAY_MS = 120
 
 
 class LookAhead(QObject):
@@ -46,6 +49,10 @@ class LookAhead(QObject):
         self._operation: Operation | None = None
         self._running: list[str] = []  # ids the running operation retrieves
         self._pending: list[str] = []  # ids wanted once it is done
+        self._delay = QTimer(self)
+        self._delay.setSingleShot(True)
+        self._delay.setInterval(START_DELAY_MS)
+        self._delay.timeout.connect(self._start)
 
     # ------------------------------------------------------------------ what others ask
     def set_project(self, path: Path | None) -> None:
@@ -85,11 +92,12 @@ class LookAhead(QObject):
         if self.busy_retrieving and not set(self._running) & set(wanted):
             self._operation.cancel() if self._operation is not None else None  # what it got stays cached
         self._pending = wanted
-        self._start()
+        self._delay.start()
 
     def cancel(self) -> None:
         """Stop retrieving ahead (the project closes, the pass ends)."""
         self._pending = []
+        self._delay.stop()
         if self._operation is not None and self._operation.running:
             self._operation.cancel()
 

@@ -112,6 +112,7 @@ class PdfView(QGraphicsView):
         self._pixmap_items: dict[int, QGraphicsPixmapItem] = {}
         self._cache: OrderedDict[tuple[int, float], QPixmap] = OrderedDict()
         self._queue: list[int] = []
+        self._ahead: list[int] = []  # pages to render into the cache when nothing visible waits (prerender)
         self._highlight_items: list[QGraphicsRectItem] = []
         self._selected_items: list[QGraphicsRectItem] = []
         self._current_page = 0
@@ -164,6 +165,7 @@ class PdfView(QGraphicsView):
         self._sizes.clear()
         self._cache.clear()
         self._queue.clear()
+        self._ahead.clear()
         self.clicked_point = None
         if self.doc is not None:
             self.doc.close()
@@ -343,9 +345,28 @@ class PdfView(QGraphicsView):
     def _render_scale(self) -> float:
         return self.zoom * self.devicePixelRatioF()
 
+    def prerender(self, pdf_page: int) -> None:
+        """Render a page into the pixmap cache while nothing visible waits, one page per event-loop turn.
+
+        The coding pass calls it for the page the next feature will show, so that moving on places a
+        ready pixmap instead of rendering (tens of milliseconds on a dense page).
+        """
+        index = pdf_page - 1
+        if (self.doc is None or not 0 <= index < self.page_count or index in self._ahead
+                or (index, round(self._render_scale(), 3)) in self._cache):
+            return
+        self._ahead.append(index)
+        self._render_timer.start()
+
     def _render_next(self) -> None:
         """Render one queued page, then yield to the event loop before the next."""
-        if not self._queue or self.doc is None:
+        if self.doc is None:
+            return
+        if not self._queue:
+            if self._ahead:  # idle: fill the cache for what comes next
+                self._pixmap(self._ahead.pop(0), self._render_scale())
+                if self._ahead:
+                    self._render_timer.start()
             return
         index = self._queue.pop(0)
         if index not in self._pixmap_items:
@@ -358,7 +379,7 @@ class PdfView(QGraphicsView):
             self._pixmap_items[index] = item
             self._drop_far_pixmaps()
             self.pageRendered.emit(index + 1)
-        if self._queue:
+        if self._queue or self._ahead:
             self._render_timer.start()
 
     def _pixmap(self, index: int, scale: float) -> QPixmap:
