@@ -110,6 +110,8 @@ class CodingController(QObject):
         features.featureChanged.connect(self._feature_changed)
         features.evidenceChanged.connect(self._evidence_changed)
         features.classificationFinished.connect(self._model_answered)
+        # a stored model answer shown for the feature: mark its value in the list ("← model")
+        features.valueChanged.connect(lambda view: view is not None and self.decisionChanged.emit(self.view()))
 
     # ================================================================== project
     def _project_opened(self, _path: str) -> None:

@@ -107,6 +107,7 @@ def test_accepting_the_model_value_pins_the_cited_paragraphs(qtbot, main_window,
         window.features.classify()
     cited = set(window.state.cited)
     assert cited and not window.state.pins
+    assert "← model" in window.coding_panel.values.item(0).text()  # SOV, the model's value, marked in the set
     with qtbot.waitSignal(window.reviewStored, timeout=5000):
         qtbot.mouseClick(window.value_panel.accept_button, Qt.MouseButton.LeftButton)
     assert window.state.pins == cited and window.coding_panel.view.current_code == "1"
