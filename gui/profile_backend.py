@@ -103,3 +103,72 @@ def set_bibtex(project_path: Path, text: str) -> str:
 
     with open_project(project_path) as project:
         return _set(project, text)
+
+
+def write_batch_file(project_path: Path, feature_set: str, out_path: Path, settings: AppSettings,
+                     progress: Progress) -> Any:
+    """Write the set's unanswered prompts as a batch file (OpenAI Batch API / vLLM ``run_batch`` input).
+
+    Always for the model in the settings, whatever the dock's mode: a batch file is prompts for a model.
+    """
+    from core.llm.batch_files import write_batch_requests
+    from core.profile import resolve_feature_set
+
+    with open_project(project_path, readonly=True) as project:
+        ids = resolve_feature_set(project, feature_set)
+    return write_batch_requests([project_path], ids, out_path, batch_settings(settings, MODE_LLM), progress,
+                                feature_set=feature_set)
+
+
+def import_batch_file(project_path: Path, results_path: Path, progress: Progress) -> Any:
+    """Import a results file into the project; a file with nothing of this project in it is refused.
+
+    The core counts every bad line and imports the good ones; when *no* line is a result of this
+    project (not JSONL at all, a requests file, another project's results) the person chose the
+    wrong file, which is said as one error with a hint instead of a page of per-line problems.
+    """
+    from core.llm.batch_files import import_batch_results
+
+    _refuse_requests_file(results_path)
+    report = import_batch_results([project_path], results_path, progress)
+    refusal = refusal_of(report, Path(project_path))
+    if refusal is not None:
+        raise refusal
+    return report
+
+
+def _refuse_requests_file(results_path: Path) -> None:
+    """The requests file written by Export is not a results file: say so before reading it all."""
+    import json
+
+    from core.errors import GrammarLensError
+
+    try:
+        with open(results_path, "rb") as fh:
+            first = next((line for line in fh if line.strip()), b"")
+        obj = json.loads(first) if first else None
+    except (OSError, ValueError):
+        return  # the import reports a missing file or broken lines itself
+    if isinstance(obj, dict) and "body" in obj and "method" in obj and "response" not in obj:
+        raise GrammarLensError(f"{Path(results_path).name} holds requests (the file GrammarLens wrote), not results.",
+                               "Send it to the OpenAI Batch API or vLLM run_batch first, then import the results "
+                               "file they write.")
+
+
+def refusal_of(report: Any, project_path: Path) -> Exception | None:
+    """The error to show when no line of the file belongs to this project, else None."""
+    from core.errors import GrammarLensError
+
+    name = Path(report.results_path).name
+    if report.lines == 0:
+        return GrammarLensError(f"{name} holds no result lines.", "Choose the results file the batch run wrote.")
+    if report.broken == report.lines:
+        first = report.problems[0].describe() if report.problems else ""
+        return GrammarLensError(f"{name} is not a JSONL results file ({first}).",
+                                "Choose the results file the OpenAI Batch API or vLLM run_batch wrote: one JSON "
+                                "object per line. Nothing was imported.")
+    if report.unknown and report.unknown + report.broken == report.lines:
+        return GrammarLensError(f"No line of {name} belongs to {project_path.name}.",
+                                "The results are for requests written from another project (or by another tool). "
+                                "Open that project, then import the file there. Nothing was imported.")
+    return None

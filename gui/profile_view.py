@@ -7,7 +7,10 @@ above :data:`CONFIRM_ABOVE_USD` asks first.  Double-clicking a row opens the fea
 window with its evidence.  The window builds the view and listens to its signals; the view never
 touches the window.  Every read of the project (the profile, the estimate, the BibTeX entry) runs
 in an :class:`gui.operations.Operation`, so a batch writing to the project never makes the dock
-wait on the UI thread.
+wait on the UI thread.  Batch file → Export writes the set's unanswered prompts as a JSONL file for
+the OpenAI Batch API or vLLM ``run_batch``, and Import stores the answers they wrote
+(:mod:`core.llm.batch_files`), in the background with the same progress bar and Cancel;
+:mod:`gui.profile_batch_files` words the report.
 """
 
 from __future__ import annotations
@@ -21,7 +24,9 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QDialogBut
                                QPushButton, QTableView, QVBoxLayout, QWidget)
 
 from gui import profile_backend as backend
+from gui.error_dialog import error_box
 from gui.operations import Operation, OperationRunner, replace
+from gui.profile_batch_files import Summary, report_box, summarise_import, summarise_write
 from gui.profile_model import ProfileFilterModel, ProfileTableModel
 from gui.settings import AppSettings
 
@@ -40,6 +45,7 @@ class ProfileView(QWidget):
     refreshed = Signal()
     estimateShown = Signal()
     referencesLoaded = Signal()
+    batchFileFinished = Signal(str)  # "written", "imported", "cancelled" or "failed" (after the table is refreshed)
 
     def __init__(self, runner: OperationRunner, settings: Callable[[], AppSettings],
                  parent: QWidget | None = None) -> None:
@@ -55,6 +61,8 @@ class ProfileView(QWidget):
         self.estimated: Any | None = None
         self.bibtex_dialog: BibtexDialog | None = None
         self._batch: Operation | None = None
+        self._file_op: Operation | None = None  # writing a batch file or importing its results
+        self.report_box: QMessageBox | None = None  # the last batch-file report or error shown
         self._snapshot: Operation | None = None
         self._estimate: Operation | None = None
         self._estimate_key: tuple[str, str] | None = None  # (feature set, mode) the shown estimate is for
@@ -76,6 +84,15 @@ class ProfileView(QWidget):
         self.mode_combo.addItem("Evidence only (no model)", backend.MODE_RETRIEVAL)
         self.run_button = QPushButton("Run batch")
         self.run_button.clicked.connect(self.start_batch)
+        self.batch_file_button = QPushButton("Batch file")
+        self.batch_file_button.setToolTip("Answer the set elsewhere: the OpenAI Batch API (half price) or vLLM "
+                                          "run_batch on a GPU machine")
+        batch_menu = QMenu(self.batch_file_button)
+        self.export_batch_action = batch_menu.addAction("Export batch file…", self.export_batch_dialog)
+        self.export_batch_action.setStatusTip("Write the set's unanswered prompts as a JSONL batch file")
+        self.import_results_action = batch_menu.addAction("Import batch results…", self.import_results_dialog)
+        self.import_results_action.setStatusTip("Store the answers of a batch results file in the project")
+        self.batch_file_button.setMenu(batch_menu)
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.clicked.connect(self.cancel_batch)
         self.cancel_button.setEnabled(False)
@@ -86,6 +103,7 @@ class ProfileView(QWidget):
         run_row.addWidget(self.set_combo, 2)
         run_row.addWidget(self.mode_combo)
         run_row.addWidget(self.run_button)
+        run_row.addWidget(self.batch_file_button)
         run_row.addWidget(self.cancel_button)
         run_row.addWidget(self.progress)
         layout.addLayout(run_row)
@@ -233,7 +251,8 @@ class ProfileView(QWidget):
 
     @property
     def running(self) -> bool:
-        return self._batch is not None and self._batch.running
+        """A batch or a batch file runs (both write to the project, so one at a time)."""
+        return any(op is not None and op.running for op in (self._batch, self._file_op))
 
     # ------------------------------------------------------------------ batches
     def start_batch(self) -> Operation | None:
@@ -256,6 +275,7 @@ class ProfileView(QWidget):
         self.last_error = self.last_result = None
         self._state, self._note, self._estimate_key = "done", "", None
         self.run_button.setEnabled(False)
+        self.batch_file_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.progress.setVisible(True)
         self.progress.setMaximum(0)
@@ -266,7 +286,10 @@ class ProfileView(QWidget):
         return self._batch
 
     def cancel_batch(self) -> None:
-        if self._batch is not None:
+        if self._file_op is not None and self._file_op.running:
+            self._file_op.cancel()
+            self.estimate_label.setText("Cancelling: the project is left as it was…")
+        elif self._batch is not None:
             self._batch.cancel()
             self.estimate_label.setText("Cancelling: requests already sent are finished and kept…")
 
@@ -296,6 +319,7 @@ class ProfileView(QWidget):
     def _batch_finished(self) -> None:
         state = self._state
         self.run_button.setEnabled(True)
+        self.batch_file_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
         self.progress.setVisible(False)
         self.run_button.setText("Resume batch" if state in ("cancelled", "failed", "incomplete") else "Run batch")
@@ -305,6 +329,89 @@ class ProfileView(QWidget):
             self.batchFinished.emit(state)
         else:
             refresh.finished(lambda: self.batchFinished.emit(state))
+
+    # ------------------------------------------------------------------ batch files
+    def export_batch_dialog(self) -> Operation | None:
+        """Ask where to write the chosen set's unanswered prompts, then write them in the background."""
+        if self.project_path is None or self.running:
+            return None
+        stem = "".join(c if c.isalnum() or c in "-_" else "-" for c in self.feature_set())[:40] or "features"
+        suggested = self.project_path.with_name(f"{self.project_path.stem}-{stem}-requests.jsonl")
+        path, _ = QFileDialog.getSaveFileName(self, "Export a batch file", str(suggested), "Batch files (*.jsonl)")
+        return self.export_batch_file(Path(path)) if path else None
+
+    def import_results_dialog(self) -> Operation | None:
+        """Ask for a results file (OpenAI Batch API or vLLM run_batch output), then import it in the background."""
+        if self.project_path is None or self.running:
+            return None
+        path, _ = QFileDialog.getOpenFileName(self, "Import batch results", str(self.project_path.parent),
+                                              "Batch results (*.jsonl);;All files (*)")
+        return self.import_batch_results(Path(path)) if path else None
+
+    def export_batch_file(self, out_path: Path) -> Operation | None:
+        """Write the chosen set's unanswered prompts to ``out_path``; ``batchFileFinished`` says when done."""
+        if self.project_path is None or self.running:
+            return None
+        path, feature_set, settings = self.project_path, self.feature_set(), self.settings()
+        return self._run_file_op(
+            lambda progress: backend.write_batch_file(path, feature_set, Path(out_path), settings, progress),
+            lambda report: summarise_write(report, feature_set), "written", "Writing the batch file")
+
+    def import_batch_results(self, results_path: Path) -> Operation | None:
+        """Import a results file into the project; ``batchFileFinished`` says when the table shows it."""
+        if self.project_path is None or self.running:
+            return None
+        path = self.project_path
+        return self._run_file_op(lambda progress: backend.import_batch_file(path, Path(results_path), progress),
+                                 summarise_import, "imported", "Importing the results")
+
+    def _run_file_op(self, job: Callable, summarise: Callable[[Any], Summary], kind: str, doing: str) -> Operation:
+        """Run a batch-file job with the dock's progress bar and Cancel, then report and refresh."""
+        self.last_error = self.last_result = None
+        outcome = {"state": "failed"}
+
+        def done(report: Any) -> None:
+            self.last_result, outcome["state"] = report, kind
+            summary = summarise(report)
+            self._note = summary.line + " "
+            self.report_box = report_box(self, summary)
+
+        def failed(exc: BaseException) -> None:
+            self.last_error = exc
+            self._note = f"{getattr(exc, 'message', exc)} "
+            self.report_box = error_box(self, "Batch file", exc)
+
+        def cancelled() -> None:
+            outcome["state"] = "cancelled"
+            self._note = "Cancelled; the project and the files are as they were. "
+
+        def finished() -> None:
+            self.run_button.setEnabled(True)
+            self.batch_file_button.setEnabled(True)
+            self.cancel_button.setEnabled(False)
+            self.progress.setVisible(False)
+            self.estimate_label.setText(self._note)
+            self._estimate_key = None  # answered features changed: a Run asks for a fresh estimate
+            refresh = self.refresh()
+            if refresh is None:
+                self.batchFileFinished.emit(outcome["state"])
+            else:
+                refresh.finished(lambda: self.batchFileFinished.emit(outcome["state"]))
+
+        self.run_button.setEnabled(False)
+        self.batch_file_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.progress.setVisible(True)
+        self.progress.setMaximum(0)
+        self.estimate_label.setText(doing + "…")
+        self._file_op = (Operation(self.runner, job).success(done).failure(failed).cancelled(cancelled)
+                         .progress(self._file_progress).finished(finished).run_in_background())
+        return self._file_op
+
+    def _file_progress(self, done: int, total: int, message: str) -> None:
+        self.progress.setMaximum(max(total, 1))
+        self.progress.setValue(min(done, total))
+        self.progress.setFormat(f"%p% {message}")
 
     # ------------------------------------------------------------------ agreement, export, BibTeX
     def choose_reference_folder(self) -> None:
