@@ -82,6 +82,7 @@ class CodingController(QObject):
     decisionChanged = Signal(object)  # CodingView
     pinsChanged = Signal()  # state.pins (and pinned rows of state.hits) changed: redraw list and page
     passChanged = Signal(object)  # PassView
+    codedChanged = Signal(object)  # feature id -> "✔" (a value) or "?" for every decided feature
     reviewLinesChanged = Signal(object, object)  # review lines of the model answer (newest first), override or None
     featureRequested = Signal(str)  # the pass moved: show this feature
     stored = Signal(str)  # an act was stored: code, accept, override, unknown, note, pin, unpin, undo
@@ -123,9 +124,11 @@ class CodingController(QObject):
         saved = tuple(sorted(list_feature_lists(project))) if project is not None else ()
         self._feature_sets = ("paper", "grambank", "wals") + saved
         self._emit_pass()
+        self._emit_coded()
 
     def _project_closed(self) -> None:
         self._pass, self.locator, self._references, self._after_index = None, None, {}, []
+        self.codedChanged.emit({})
         self.lookahead.set_project(None)
         if self._locating is not None:
             self._locating.cancel()
@@ -262,6 +265,7 @@ class CodingController(QObject):
             self._emit_pass()
         self._show_decision()
         self._emit_review_lines()
+        self._emit_coded()
         if done:
             self.message.emit(done, 4000)
         self.stored.emit(action)
@@ -380,6 +384,14 @@ class CodingController(QObject):
             self.message.emit("No paragraph there.", 4000)
             return False
         return self.toggle_pin(paragraph)
+
+    def _emit_coded(self) -> None:
+        from core.store.decisions import current_decisions
+
+        project = self.projects.project
+        decided = current_decisions(project) if project is not None else {}
+        self.codedChanged.emit({fid: ("?" if d.code == coding.UNKNOWN_CODE else "✔")
+                                for fid, d in decided.items() if d.has_value})
 
     def _emit_review_lines(self) -> None:
         project, classification = self.projects.project, self.state.classification

@@ -29,6 +29,7 @@ from core.coding.coding_pass import FILTER_LABELS
 from gui.coding_controller import CodingController, PassView
 from gui.coding_panel import CodingPanel
 from gui.evidence_panel import EvidencePanel
+from gui.feature_model import FeatureListModel
 from gui.language_dialog import ask_if_unsure
 from gui.pdf_view import PdfView
 from gui.value_panel import ValuePanel
@@ -173,14 +174,16 @@ def _restore_row(evidence: EvidencePanel, paragraph_id: int | None) -> None:
 
 def connect_coding(coding: CodingController, panel: CodingPanel, bar: CodingPassBar, evidence: EvidencePanel,
                    pdf_view: PdfView, value_panel: ValuePanel, redraw: Callable[[], None],
-                   select_feature: Callable[[str], None]) -> QAction:
+                   select_feature: Callable[[str], None], feature_list: FeatureListModel) -> QAction:
     """Wire the coding panel, the pass bar, the evidence list, the PDF view and the value panel to ``coding``.
 
-    ``redraw`` re-applies the page highlights and ``select_feature`` shows a feature (the window's).
+    ``redraw`` re-applies the page highlights and ``select_feature`` shows a feature (the window's);
+    ``feature_list`` marks the coded features.
     Returns the evidence list's pin action (P / Space on a row, also in its context menu).
     """
     coding.decisionChanged.connect(panel.show_coding)
     coding.featureRequested.connect(select_feature)
+    coding.codedChanged.connect(feature_list.set_coded)
     # the first open of a grammar whose language the title did not settle asks for it (prefilled guess)
     coding.projects.opened.connect(lambda _path: coding.projects.project is not None and ask_if_unsure(
         coding.projects.project, panel.window()))

@@ -1,4 +1,8 @@
-"""The feature search results as a Qt list: a thin adapter over catalog ``Feature`` objects."""
+"""The feature search results as a Qt list: a thin adapter over catalog ``Feature`` objects.
+
+Features the linguist has coded carry a mark before their id (✔ a value, ? not enough information),
+so a coding pass shows its progress in the list too.
+"""
 
 from __future__ import annotations
 
@@ -15,11 +19,18 @@ class FeatureListModel(QAbstractListModel):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.features: list[Any] = []
+        self.coded: dict[str, str] = {}  # feature id -> mark of its current decision
 
     def set_features(self, features: Sequence[Any]) -> None:
         self.beginResetModel()
         self.features = list(features)
         self.endResetModel()
+
+    def set_coded(self, marks: dict[str, str]) -> None:
+        """Marks of the coded features (feature id -> "✔" or "?"); the others show none."""
+        self.coded = dict(marks)
+        if self.features:
+            self.dataChanged.emit(self.index(0), self.index(len(self.features) - 1))
 
     def feature(self, row: int) -> Any:
         return self.features[row]
@@ -35,7 +46,8 @@ class FeatureListModel(QAbstractListModel):
             return None
         feature = self.features[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
-            return f"{feature.id}  {feature.name}"
+            mark = self.coded.get(feature.id)
+            return f"{mark} {feature.id}  {feature.name}" if mark else f"{feature.id}  {feature.name}"
         if role == Qt.ItemDataRole.ToolTipRole:
             definition = " ".join(feature.definition.split())
             if len(definition) > 600:

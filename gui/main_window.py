@@ -210,7 +210,7 @@ class MainWindow(QMainWindow):
         self.evidence_panel.paragraphChosen.connect(self.show_paragraph)
         v.classifyRequested.connect(self.features.classify)
         connect_coding(self.coding, self.coding_panel, self.pass_bar, self.evidence_panel, self.pdf_view, v,
-                       self._apply_highlights, self.select_feature)
+                       self._apply_highlights, self.select_feature, self.features_panel.model)
         self.coding.stored.connect(self.reviewStored)
 
     def save_layout(self) -> None:

@@ -59,6 +59,10 @@ def test_ten_features_coded_from_the_keyboard_with_a_clicked_pin_undo_reopen_and
         assert window.state.feature.id != fid
     assert bar.counter_label.text() == f"10 of {total} coded"
     assert list(coded)[0] == "81A"
+    listed = window.features_panel.model
+    marks = {listed.feature(r).id: listed.index(r).data().split(" ")[0] for r in range(listed.rowCount())}
+    assert {fid for fid, mark in marks.items() if mark in ("✔", "?")} == set(coded)  # progress in the list too
+    assert marks[list(coded)[2]] == "?" and marks["81A"] == "✔"
 
     # back to 81A with the keys; its evidence is there; pin its best paragraph by clicking it in the PDF
     for _ in range(10):
