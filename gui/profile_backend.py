@@ -114,10 +114,16 @@ def write_batch_file(project_path: Path, feature_set: str, out_path: Path, setti
     from core.llm.batch_files import write_batch_requests
     from core.profile import resolve_feature_set
 
+    from core.errors import GrammarLensError
+
     with open_project(project_path, readonly=True) as project:
         ids = resolve_feature_set(project, feature_set)
-    return write_batch_requests([project_path], ids, out_path, batch_settings(settings, MODE_LLM), progress,
-                                feature_set=feature_set)
+    try:
+        return write_batch_requests([project_path], ids, out_path, batch_settings(settings, MODE_LLM), progress,
+                                    feature_set=feature_set)
+    except OSError as exc:  # the place, not GrammarLens: say so (the project was rolled back)
+        raise GrammarLensError(f"Cannot write {Path(out_path).name}: {exc.strerror or exc}.",
+                               "Choose a folder you can write to, with space left.") from exc
 
 
 def import_batch_file(project_path: Path, results_path: Path, progress: Progress) -> Any:

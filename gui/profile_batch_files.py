@@ -83,6 +83,8 @@ def report_box(parent: QWidget, summary: Summary) -> QMessageBox:
     if summary.details:
         box.setDetailedText(summary.details)
     box.setAccessibleName(summary.title)
+    # problem lines and commands are long: a wider box reads them on one line each instead of three
+    box.setStyleSheet("QLabel#qt_msgbox_label, QLabel#qt_msgbox_informativelabel { min-width: 560px; }")
     box.setStandardButtons(QMessageBox.StandardButton.Ok)
     box.setWindowModality(Qt.WindowModality.WindowModal)
     box.open()

@@ -161,3 +161,12 @@ def test_cancelled_export_leaves_nothing_behind(qtbot, view, demo_project, tmp_p
     assert view.estimate_label.text().startswith("Cancelled; the project and the files are as they were.")
     assert not out.exists() and not out.with_name("requests.jsonl.part").exists()
     assert count(demo_project, "batch_requests") == 0 and count(demo_project, "profile_jobs") == 0
+
+
+def test_an_unwritable_place_is_said_with_a_hint(qtbot, view, demo_project, tmp_path) -> None:
+    with qtbot.waitSignal(view.batchFileFinished, timeout=WAIT_MS) as finished:
+        view.export_batch_file(tmp_path / "no such folder" / "requests.jsonl")
+    assert finished.args == ["failed"]
+    assert view.report_box.text().startswith("Cannot write requests.jsonl: No such file or directory")
+    assert view.report_box.informativeText() == "Choose a folder you can write to, with space left."
+    assert count(demo_project, "batch_requests") == 0
