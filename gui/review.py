@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.llm.evidence import evidence_hits
+from core.retrieval import Hit
 from core.store import ProjectDatabase
 
 
@@ -20,7 +21,7 @@ class ClassificationView:
     reasoning: str
     meta: str
     cited_ids: tuple[int, ...]
-    evidence_hits: list[Any] = field(default_factory=list)
+    evidence_hits: list[Hit] = field(default_factory=list)  # the stored evidence, as retrieval hits
 
 
 def latest_classification(project: ProjectDatabase, feature_id: str) -> Any | None:
@@ -77,7 +78,7 @@ def describe(result: Any, project: ProjectDatabase | None = None) -> Classificat
     cited_pages = [e.page_label for e in evidence if e.cited]
     if cited_pages:
         parts.append("cites p. " + ", ".join(dict.fromkeys(cited_pages)))
-    hits: list[Any] = []
+    hits: list[Hit] = []
     if project is not None:
         hits = evidence_hits(project, evidence)
     reasoning = getattr(result, "reasoning", "") or ""

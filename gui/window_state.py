@@ -11,20 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 if TYPE_CHECKING:  # type names only: importing core.llm here would load the client for nothing
     from core.catalog.model import Feature
     from core.llm.records import Classification
     from core.models import Document, Paragraph
-
-
-class EvidenceRow(Protocol):
-    """A row of the evidence list: a retrieval hit or a stored evidence record shaped like one."""
-
-    rank: int
-    score: float
-    paragraph: Paragraph
+    from core.retrieval.pipeline import Hit  # the one shape of a row of the evidence list
 
 
 # Highlight kinds, strongest first: a paragraph the linguist pinned outranks one the model cited,
@@ -50,7 +43,7 @@ class WindowState:
     labels: dict[int, str] = field(default_factory=dict)  # pdf page (1-based) -> printed label
     pages_by_label: dict[str, int] = field(default_factory=dict)  # lower-cased label -> first pdf page
     feature: Feature | None = None
-    hits: list[EvidenceRow] = field(default_factory=list)
+    hits: list[Hit] = field(default_factory=list)
     evidence_known: bool = False  # false until the feature's evidence was retrieved or loaded
     classification: Classification | None = None
     cited: set[int] = field(default_factory=set)  # paragraph ids the model relied on
@@ -115,7 +108,7 @@ class WindowState:
         """True when ``feature`` is still the chosen one (a late result of another must be dropped)."""
         return feature is not None and self.feature is feature
 
-    def set_hits(self, hits: Sequence[EvidenceRow]) -> None:
+    def set_hits(self, hits: Sequence[Hit]) -> None:
         self.hits, self.evidence_known = list(hits), True
 
     def set_classification(self, classification: Classification | None, cited: Sequence[int] = ()) -> None:
@@ -125,7 +118,7 @@ class WindowState:
     def set_pins(self, paragraph_ids: Sequence[int]) -> None:
         self.pins = set(paragraph_ids)
 
-    def ordered_hits(self) -> list[EvidenceRow]:
+    def ordered_hits(self) -> list[Hit]:
         """Evidence as listed: pinned paragraphs first (in rank order), then the rest in rank order."""
         return sorted(self.hits, key=lambda h: (h.paragraph.id not in self.pins, h.rank))
 

@@ -52,6 +52,16 @@ def test_importing_every_core_module_loads_no_qt() -> None:
     assert out.stdout.strip() == "[]"
 
 
+def test_no_module_outside_tests_imports_from_tests() -> None:
+    """The app's own code never reaches into tests/: the frozen app leaves tests/ out (packaging/grammarlens.spec),
+    so such an import works from a checkout and fails in the built app (issue 13: ``bench gui``)."""
+    sources = [REPO / "main.py", *(p for folder in ("core", "cli", "gui", "scripts", "packaging")
+                                   for p in (REPO / folder).rglob("*.py"))]
+    sources.append(REPO / "packaging" / "grammarlens.spec")
+    offenders = [str(p.relative_to(REPO)) for p in sources if "tests" in _imported_roots(p)]
+    assert len(sources) > 50 and offenders == []
+
+
 def test_main_only_dispatches() -> None:
     """main.py holds no logic: only imports of gui/cli and a dispatch function."""
     tree = ast.parse((REPO / "main.py").read_text(encoding="utf-8"))

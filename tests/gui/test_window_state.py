@@ -7,21 +7,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from core.models import Document, LabelSource, Paragraph, ParagraphKind, Rect
+from core.retrieval import Hit
 from gui.window_state import CITED, EVIDENCE, PINNED, WindowState
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-@dataclass(frozen=True)
-class Row:
-    rank: int
-    score: float
-    paragraph: Paragraph
-
 
 def _doc(doc_id: int) -> Document:
     return Document(doc_id, f"sha{doc_id}", f"g{doc_id}.pdf", f"/tmp/g{doc_id}.pdf", f"Grammar {doc_id}", 10,
@@ -38,7 +30,7 @@ def _state_with_hits(*ids: int) -> WindowState:
     state.open_project(Path("/tmp/p.grammarlens"), [_doc(1), _doc(2)])
     state.show_document(_doc(1), {})
     state.choose_feature(object())  # type: ignore[arg-type] - any feature object
-    state.set_hits([Row(rank, 1.0 / rank, _para(pid, doc_id=2 if pid >= 100 else 1))
+    state.set_hits([Hit(rank, 1.0 / rank, _para(pid, doc_id=2 if pid >= 100 else 1))
                     for rank, pid in enumerate(ids, start=1)])
     return state
 
