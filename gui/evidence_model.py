@@ -11,7 +11,7 @@ the subsection stay readable; the tooltip holds the whole paragraph.
 from __future__ import annotations
 
 import html
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
@@ -22,6 +22,10 @@ SNIPPET_CHARS = 400  # more than any column shows: the view elides it to the wid
 CITED_BACKGROUND = QColor(0, 170, 140, 45)
 PINNED_BACKGROUND = QColor(120, 80, 200, 45)
 PIN_MARK, CITED_MARK = "◆", "✓"  # glyphs every UI font has (no emoji font is assumed)
+
+if TYPE_CHECKING:  # type names only
+    from core.models import Paragraph
+    from core.retrieval.pipeline import Hit
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -36,11 +40,11 @@ class EvidenceModel(QAbstractTableModel):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.hits: list[Any] = []
+        self.hits: list[Hit] = []
         self.cited: set[int] = set()
         self.pins: set[int] = set()
 
-    def set_hits(self, hits: Sequence[Any], cited: set[int] | None = None, pins: set[int] | None = None) -> None:
+    def set_hits(self, hits: Sequence[Hit], cited: set[int] | None = None, pins: set[int] | None = None) -> None:
         self.beginResetModel()
         self.hits = list(hits)
         self.cited = set(cited or ())
@@ -54,7 +58,7 @@ class EvidenceModel(QAbstractTableModel):
         if self.hits:
             self.dataChanged.emit(self.index(0, 0), self.index(len(self.hits) - 1, len(COLUMNS) - 1))
 
-    def hit(self, row: int) -> Any:
+    def hit(self, row: int) -> Hit:
         return self.hits[row]
 
     def row_of_paragraph(self, paragraph_id: int) -> int:
@@ -108,7 +112,7 @@ class EvidenceModel(QAbstractTableModel):
         return None
 
 
-def tooltip(paragraph: Any, *, cited: bool = False, pinned: bool = False) -> str:
+def tooltip(paragraph: Paragraph, *, cited: bool = False, pinned: bool = False) -> str:
     """The whole paragraph as rich text, so Qt wraps it (a plain-text tooltip would be one endless line)."""
     marks = [m for m, on in (("Pinned as deciding evidence.", pinned), ("Cited by the model.", cited)) if on]
     head = "".join(f"<i>{m}</i><br>" for m in marks)
