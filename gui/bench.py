@@ -151,11 +151,14 @@ def run_bench(pdf: Path = DEFAULT_PDF, *, reranker: str | None = None, repeats: 
         print(f"classification ({results['classify_s']} s, reranker {results['reranker']}): "
               f"max UI stall {stall['max_stall_ms']} ms, p99 {stall['p99_stall_ms']} ms, "
               f"{stall['stalls_over_100ms']} stalls over 100 ms (target 0); value {results['value']}")
-        print(f"first retrieval ({results['retrieve_s']} s, loads the embedding model): max UI stall "
-              f"{first['max_stall_ms']} ms, p99 {first['p99_stall_ms']} ms, {first['stalls_over_100ms']} over 100 ms")
+        print(f"first retrieval ({results['retrieve_s']} s, indexes, any reranker): max UI stall "
+              f"{first['max_stall_ms']} ms, p99 {first['p99_stall_ms']} ms, "
+              f"{first['stalls_over_100ms']} over 100 ms (target 0)")
         nf = results["next_feature"]
         print(f"coding pass, next feature to its evidence shown ({nf['feature_set']}, {nf['steps']} steps): with "
               f"look-ahead median {nf['lookahead']['median_ms']} ms, max {nf['lookahead']['max_ms']} ms (target "
               f"< 100 ms); without: median {nf['no_lookahead']['median_ms']} ms, max {nf['no_lookahead']['max_ms']} ms")
-    fails = results["first_page_s"]["max"] >= 1.0 or results["ui_stall_during_classification"]["stalls_over_100ms"] > 0
+    fails = results["first_page_s"]["max"] >= 1.0 or any(
+        results[key]["stalls_over_100ms"] > 0
+        for key in ("ui_stall_during_classification", "ui_stall_during_first_retrieval"))
     return 1 if fails else 0

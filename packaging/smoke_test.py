@@ -83,7 +83,8 @@ class SmokeTest:
             err = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else (exc.stderr or "")
             return subprocess.CompletedProcess(command, -9, out, err + f"\n[timed out after {exc.timeout} s]")
 
-    def check(self, name: str, args: list[str], verify, timeout_s: float | None = None) -> subprocess.CompletedProcess[str]:
+    def check(self, name: str, args: list[str], verify,
+              timeout_s: float | None = None) -> subprocess.CompletedProcess[str]:
         """Run one command and record whether ``verify(result)`` holds (it returns '' or a reason)."""
         started = time.perf_counter()
         result = self.run(args, timeout_s)
@@ -192,7 +193,9 @@ def _expect_lite_message(result: subprocess.CompletedProcess[str]) -> str:
         return "expected exit code 2 (a user error with a hint)"
     if "Traceback" in result.stderr or "No module named" in result.stderr:
         return "a bare import error reached the user"
-    return "" if "lite build" in result.stderr and "full build" in result.stderr else "no mention of the lite/full build"
+    if "lite build" in result.stderr and "full build" in result.stderr:
+        return ""
+    return "no mention of the lite/full build"
 
 
 def executable(folder: Path, names: tuple[str, ...] = ("GrammarLens.exe", "GrammarLens")) -> Path:
