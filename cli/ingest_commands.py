@@ -40,7 +40,10 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.set_defaults(handler=_language)
 
     p = bench.add_parser("ingest", help="ingest speed against PyMuPDF's bare get_text('dict')")
-    p.add_argument("pdfs", type=Path, nargs="+")
+    p.add_argument("pdfs", type=Path, nargs="*")
+    p.add_argument("--generated-dictionary", type=int, nargs="?", const=616, default=None, metavar="PAGES",
+                   help="also a generated dictionary-and-grammar of PAGES pages (default 616), written once "
+                        "into the temp folder")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=_bench_ingest)
 
@@ -120,7 +123,14 @@ def _language(args: argparse.Namespace) -> int:
 
 
 def _bench_ingest(args: argparse.Namespace) -> int:
-    rows = [bench_ingest(pdf) for pdf in args.pdfs]
+    pdfs = list(args.pdfs)
+    if args.generated_dictionary:
+        from core.ingest.dictionary_pdf import cached_dictionary_pdf
+
+        pdfs.append(cached_dictionary_pdf(args.generated_dictionary))
+    if not pdfs:
+        raise GrammarLensError("No PDF to measure.", "Name grammar PDFs, or add --generated-dictionary.")
+    rows = [bench_ingest(pdf) for pdf in pdfs]
     if args.json:
         json.dump([r.to_json() for r in rows], sys.stdout, indent=1)
         print()

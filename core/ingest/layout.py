@@ -55,8 +55,13 @@ class Row:
     def finish(self) -> "Row":
         """Compute the row's box, dominant size and text (one pass: this runs per printed line)."""
         frags = self.fragments
-        if len(frags) > 1:
-            frags.sort(key=_x0)
+        if len(frags) == 1:  # most rows of prose and of dictionaries
+            f = frags[0]
+            self.x0, self.y0, self.x1, self.y1 = f.x0, f.y0, f.x1, f.y1
+            self.size, self.bold = f.size, f.bold
+            self.text = f.text.strip()
+            return self
+        frags.sort(key=_x0)
         x0, y0, x1, y1 = frags[0].x0, frags[0].y0, frags[0].x1, frags[0].y1
         best_size, best_chars, bold = frags[0].size, -1, True
         weights: dict[float, int] = {}
@@ -83,8 +88,13 @@ def _x0(fragment: Fragment) -> float:
 
 
 def fragments_from_dict(page_dict: dict) -> list[Fragment]:
-    """Flatten a ``get_text("dict")`` result into fragments, dropping empty lines."""
+    """Flatten a ``get_text("dict")`` result into fragments, dropping empty lines.
+
+    This runs once per PyMuPDF line of the book (tens of thousands of times in a dictionary), so
+    the common case, a line of one span, takes the shortest path.
+    """
     out: list[Fragment] = []
+    append = out.append
     for block in page_dict["blocks"]:
         if block.get("type", 0) != 0:
             continue
@@ -112,7 +122,7 @@ def fragments_from_dict(page_dict: dict) -> list[Fragment]:
                     if not flags & SUPERSCRIPT_FLAG and len(t) > longest:
                         size, longest = s["size"], len(t)
             x0, y0, x1, y1 = line["bbox"]
-            out.append(Fragment(text, x0, y0, x1, y1, round(size, 1), bold))
+            append(Fragment(text, x0, y0, x1, y1, round(size, 1), bold))
     return out
 
 
@@ -177,12 +187,21 @@ def build_rows(fragments: list[Fragment], page_width: float) -> list[Row]:
 def _rows_of(fragments: list[Fragment], column: int) -> list[Row]:
     """Cluster fragments by baseline (their bottom edge) into rows, top to bottom."""
     rows: list[Row] = []
-    for frag in sorted(fragments, key=lambda f: (f.y1, f.x0)):
-        if rows:
-            last = rows[-1]
-            tolerance = 0.45 * max(frag.size, last.fragments[0].size)
-            if abs(frag.y1 - last.y1) <= tolerance:
+    last: Row | None = None
+    last_y1 = last_size = 0.0
+    for frag in sorted(fragments, key=_baseline_key):
+        if last is not None:
+            size = frag.size if frag.size > last_size else last_size
+            if abs(frag.y1 - last_y1) <= 0.45 * size:
                 last.fragments.append(frag)
                 continue
-        rows.append(Row([frag], column=column, y1=frag.y1))
-    return [r.finish() for r in rows]
+        last = Row([frag], column=column, y1=frag.y1)
+        last_y1, last_size = frag.y1, frag.size
+        rows.append(last)
+    for row in rows:
+        row.finish()
+    return rows
+
+
+def _baseline_key(fragment: Fragment) -> tuple[float, float]:
+    return (fragment.y1, fragment.x0)

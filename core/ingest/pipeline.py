@@ -10,12 +10,14 @@ leaves the project exactly as it was.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import re
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Container, Iterator
 
 import pymupdf
 from pymupdf.utils import get_label_pno
@@ -28,7 +30,7 @@ from core.ingest.page_numbers import PageLabel, labels_from_furniture, labels_fr
 from core.ingest.pdf_open import SCANNED_CHARS_PER_PAGE, ocr_available, open_pdf, scanned_error, sha256_of
 from core.ingest.sections import SEPARATOR, SectionIndex, marks_from_headings, marks_from_outline, section_kind
 from core.ingest.segment import Draft, PlacedRow, mark_hanging_columns, segment, split_hanging_indents
-from core.ingest.text import build_vocabulary, clean, join_prose_lines
+from core.ingest.text import LazyVocabulary, clean, join_prose_lines
 from core.models import LabelSource, Language, Paragraph, ParagraphKind, Rect
 from core.progress import Progress
 from core.store.database import ProjectDatabase
@@ -73,9 +75,34 @@ def ingest(
     progress: Progress | None = None,
 ) -> IngestResult:
     """Read a grammar PDF into ``project``; the same file (by sha256) is never ingested twice."""
+    with collector_paused():
+        return _ingest(project, Path(pdf_path), language, glottocode, progress)
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for the length of an ingest.
+
+    An ingest keeps every line of the book alive until the end (hundreds of thousands of small
+    objects for a dictionary) while it allocates millions of short-lived ones, so the collector's
+    full passes walk an ever larger heap: about a tenth of the whole ingest, for no garbage, since
+    nothing here builds reference cycles.  The collector is process-wide, so it is paused, not
+    tuned, and switched back on (if it was on) however the ingest ends; cycles made meanwhile by
+    other threads are collected then.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _ingest(project: ProjectDatabase, path: Path, language: str | None, glottocode: str | None,
+            progress: Progress | None) -> IngestResult:
     started = time.perf_counter()
     progress = progress or Progress()
-    path = Path(pdf_path)
     doc = open_pdf(path)
     try:
         digest = sha256_of(path)
@@ -214,7 +241,7 @@ def build_paragraphs(
         drafts,
         lambda d: section_kind(sections.path_at(d.rows[0].page, d.rows[0].row.y0)) in ("bibliography", "index"),
     )
-    vocabulary = build_vocabulary(r.row.text for r in placed)
+    vocabulary = LazyVocabulary(lambda: (r.row.text for r in placed))
     paragraphs = [
         _paragraph(d, labels, sections, vocabulary, len(pages)) for d in drafts
     ]
@@ -256,10 +283,14 @@ def _place_rows(
 ) -> list[PlacedRow]:
     """Attach column margins and footnote flags to a page's rows."""
     footnote_from = _footnote_start(rows, height, body_size)
+    parity = page % 2
+    by_column = {c: margins.get((parity, c)) or margins.get((parity, 0)) for c in (-1, 0, 1)}
     placed = []
     for i, r in enumerate(rows):
-        left, right = margins.get((page % 2, r.column)) or margins.get((page % 2, 0)) or (r.x0, r.x1)
-        placed.append(PlacedRow(r, page, r.column, min(left, r.x0 + 40.0), footnote=i >= footnote_from, right=right))
+        column = r.column
+        left, right = by_column.get(column) or margins.get((parity, column)) or (r.x0, r.x1)
+        x0 = r.x0 + 40.0
+        placed.append(PlacedRow(r, page, column, left if left < x0 else x0, i >= footnote_from, right))
     return placed
 
 
@@ -284,7 +315,8 @@ def _footnote_start(rows: list[Row], height: float, body_size: float) -> int:
     return placed
 
 
-def _paragraph(draft: Draft, labels: list[PageLabel], sections: SectionIndex, vocabulary: set[str], n_pages: int) -> Paragraph:
+def _paragraph(draft: Draft, labels: list[PageLabel], sections: SectionIndex, vocabulary: Container[str],
+               n_pages: int) -> Paragraph:
     first = draft.rows[0]
     lines = [r.row.text for r in draft.rows]
     kind = draft.kind
@@ -313,18 +345,23 @@ def _looks_like_toc(lines: list[str]) -> bool:
 
 def _rects(rows: list[PlacedRow]) -> tuple[Rect, ...]:
     """One rectangle per run of rows on the same page and column."""
-    rects: list[Rect] = []
-    key = None
+    runs: list[list] = []  # [page, column, x0, y0, x1, y1]: boxes grow in place, one Rect per run at the end
+    last = None
     for placed in rows:
         r = placed.row
-        this = (placed.page, placed.column)
-        if rects and this == key:
-            last = rects[-1]
-            rects[-1] = Rect(last.pdf_page, min(last.x0, r.x0), min(last.y0, r.y0), max(last.x1, r.x1), max(last.y1, r.y1))
+        if last is not None and last[0] == placed.page and last[1] == placed.column:
+            if r.x0 < last[2]:
+                last[2] = r.x0
+            if r.y0 < last[3]:
+                last[3] = r.y0
+            if r.x1 > last[4]:
+                last[4] = r.x1
+            if r.y1 > last[5]:
+                last[5] = r.y1
         else:
-            rects.append(Rect(placed.page + 1, r.x0, r.y0, r.x1, r.y1))
-            key = this
-    return tuple(rects)
+            last = [placed.page, placed.column, r.x0, r.y0, r.x1, r.y1]
+            runs.append(last)
+    return tuple(Rect(page + 1, x0, y0, x1, y1) for page, _column, x0, y0, x1, y1 in runs)
 
 
 def _document_label_source(page_rows: list[tuple[int, str, LabelSource, float, float, int]]) -> LabelSource:

@@ -11,7 +11,7 @@ are never dehyphenated: there ``-`` and ``=`` are morpheme boundaries.
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Callable, Container, Iterable
 
 _WORD = re.compile(r"[^\W\d_]+(?:[-‐][^\W\d_]+)*")
 _TRAILING_PIECE = re.compile(r"([^\W\d_]+(?:[-‐][^\W\d_]+)*)[-‐]$")
@@ -27,6 +27,23 @@ def build_vocabulary(texts: Iterable[str]) -> set[str]:
     return vocabulary
 
 
+class LazyVocabulary:
+    """The book's vocabulary, built on the first question only.
+
+    Only a line ending in a hyphen before a word needs it; a book without such lines (many
+    dictionaries set their columns ragged, without hyphenation) never pays for reading every word.
+    """
+
+    def __init__(self, texts: Callable[[], Iterable[str]]) -> None:
+        self._texts = texts
+        self._words: set[str] | None = None
+
+    def __contains__(self, word: object) -> bool:
+        if self._words is None:
+            self._words = build_vocabulary(self._texts())
+        return word in self._words
+
+
 def clean(text: str) -> str:
     """Drop soft hyphens and collapse runs of spaces."""
     if "\u00ad" in text:
@@ -36,7 +53,7 @@ def clean(text: str) -> str:
     return text.strip()
 
 
-def join_prose_lines(lines: list[str], vocabulary: set[str]) -> str:
+def join_prose_lines(lines: list[str], vocabulary: Container[str]) -> str:
     """Join printed lines into one paragraph, undoing end-of-line hyphenation."""
     out = ""
     for raw in lines:
@@ -58,7 +75,7 @@ def join_prose_lines(lines: list[str], vocabulary: set[str]) -> str:
     return out
 
 
-def _is_soft_break(before: str, after: str, vocabulary: set[str]) -> bool:
+def _is_soft_break(before: str, after: str, vocabulary: Container[str]) -> bool:
     head_match = _TRAILING_PIECE.search(before.split(" ")[-1])
     tail_match = _LEADING_PIECE.match(after)
     if not head_match or not tail_match:

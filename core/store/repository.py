@@ -104,6 +104,18 @@ def page_labels(project: ProjectDatabase, document_id: int) -> dict[int, str]:
     return {r[0]: r[1] for r in rows.fetchall()}
 
 
+def rects_json(rects: Iterable[Rect]) -> str:
+    """``json.dumps([r.as_list() for r in rects])``, character for character, without the json encoder.
+
+    An ingest stores tens of thousands of paragraphs; the encoder's generality is most of this
+    column's cost.  Coordinates are finite floats (or ints), whose ``repr`` is what json writes.
+    """
+    return "[" + ", ".join(
+        f"[{r.pdf_page!r}, {round(r.x0, 2)!r}, {round(r.y0, 2)!r}, {round(r.x1, 2)!r}, {round(r.y1, 2)!r}]"
+        for r in rects
+    ) + "]"
+
+
 def insert_document(
     project: ProjectDatabase,
     *,
@@ -143,7 +155,7 @@ def insert_document(
             "example_number, text, rects) VALUES (?,?,?,?,?,?,?,?,?,?)",
             [
                 (document_id, seq, p.pdf_page, p.page_label, p.label_source.value, p.section, p.kind.value,
-                 p.example_number, p.text, json.dumps([r.as_list() for r in p.rects]))
+                 p.example_number, p.text, rects_json(p.rects))
                 for seq, p in enumerate(paragraphs)
             ],
         )
