@@ -65,9 +65,11 @@ def test_bench_ingest_json(tmp_path: Path) -> None:
     out = run_cli("bench", "ingest", str(pdf), "--json")
     assert out.returncode == 0, out.stderr
     (row,) = json.loads(out.stdout)
-    assert set(row) == {"file", "pages", "paragraphs", "seconds", "raw_seconds", "ratio"}
+    assert set(row) == {"file", "pages", "paragraphs", "seconds", "raw_seconds", "ratio", "cpu_seconds",
+                        "raw_cpu_seconds", "cpu_ratio"}
     assert row["pages"] == 228 and row["paragraphs"] > 1000
     assert row["ratio"] == pytest.approx(row["seconds"] / row["raw_seconds"], rel=0.01)
+    assert row["cpu_ratio"] == pytest.approx(row["cpu_seconds"] / row["raw_cpu_seconds"], rel=0.01)
 
 
 @pytest.mark.slow
