@@ -21,10 +21,10 @@ _EXPORTS = {
     "LlmClient": "client", "test_connection": "client",
     "LlmError": "errors",
     "NOT_ENOUGH_INFORMATION": "features", "feature_of": "features",
-    "CONFIGS": "prompts", "Evidence": "prompts",
-    "Classification": "records", "EvidenceRecord": "records", "Flag": "records", "Review": "records",
+    "CONFIGS": "prompts", "Evidence": "records",
+    "Classification": "records", "Flag": "records", "Review": "records",
     "ValueRecord": "records",
-    "LlmSettings": "settings", "resolve_api_key": "settings", "store_api_key_in_keyring": "settings",
+    "LlmSettings": "settings", "resolve_api_key": "settings",
     "add_review": "store", "get_classification": "store", "latest_review": "store",
     "list_classifications": "store", "list_reviews": "store",
 }
