@@ -133,7 +133,9 @@ class BatchImportReport:
 
 def project_key(project) -> str:
     """A short, stable name of a project's grammars: the hash of their sha256 sums."""
-    shas = sorted(r[0] for r in project.conn.execute("SELECT sha256 FROM documents"))
+    from core.store.repository import list_documents
+
+    shas = sorted(d.sha256 for d in list_documents(project))
     if not shas:
         raise GrammarLensError(f"{project.path.name} holds no grammar.", "Ingest a grammar into it first.")
     return hashlib.sha256("\n".join(shas).encode("ascii")).hexdigest()[:12]
