@@ -22,6 +22,8 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.add_argument("--unjudged", action="store_true",
                    help="list the ungraded top-10 paragraphs, shuffled, without saying which ranking found them")
     p.add_argument("--sheet", type=Path, help="write the ungraded paragraphs as a grading CSV")
+    p.add_argument("--logo", action="store_true",
+                   help="leave-one-grammar-out figures for the default ranking's knobs (core.retrieval.judged_logo)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=_bench_judged)
 
@@ -29,6 +31,13 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
 def _bench_judged(args: argparse.Namespace) -> int:
     from core.retrieval.judged import excerpt, format_report, run_judged_bench, write_grading_sheet
 
+    if args.logo:
+        from core.retrieval.judged_logo import format_logo, run_logo
+
+        logo = run_logo(args.data, args.grammars, args.projects, features=args.feature, files=args.grammar,
+                        progress=None if args.json else stderr_progress("bench judged --logo"))
+        print(json.dumps(logo, ensure_ascii=False) if args.json else format_logo(logo))
+        return 0
     report = run_judged_bench(
         args.data, args.grammars, args.projects, features=args.feature, files=args.grammar,
         progress=None if args.json else stderr_progress("bench judged"),

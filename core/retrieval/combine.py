@@ -44,6 +44,7 @@ def combine(
     vocabulary: np.ndarray,
     dense: np.ndarray | None,
     furniture: np.ndarray | None = None,
+    bm25_vocabulary: np.ndarray | None = None,
 ) -> Ranked:
     """Order candidates (given in BM25 order) by ``settings.ranking``; ties keep the given order."""
     n = len(bm25)
@@ -56,6 +57,8 @@ def combine(
         scores = np.asarray(vocabulary, dtype=np.float64)
     elif settings.ranking == "combined":
         parts = [zscore(bm25)] + ([zscore(dense)] if dense is not None else [])
+        if bm25_vocabulary is not None:
+            parts.append(zscore(bm25_vocabulary))
         scores = vocabulary + settings.signal_weight * np.mean(parts, axis=0) - settings.kind_penalty * furniture
     else:
         raise ValueError(f"unknown ranking {settings.ranking!r}")
@@ -65,6 +68,8 @@ def combine(
         entry = {"bm25": float(bm25[i]), "vocabulary": float(vocabulary[i]), "furniture": float(furniture[i])}
         if dense is not None:
             entry["dense"] = float(dense[i])
+        if bm25_vocabulary is not None:
+            entry["bm25_vocabulary"] = float(bm25_vocabulary[i])
         entry["score"] = float(scores[i])
         signals.append(entry)
     return Ranked(order=order, scores=scores, signals=signals)

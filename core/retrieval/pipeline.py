@@ -21,7 +21,8 @@ from core.progress import Progress
 from core.retrieval.bm25 import BM25Index
 from core.retrieval.cache import cached_embeddings, embedding_text
 from core.retrieval.dense import load_model, model_key
-from core.retrieval.ranking import bm25_query, rank_candidates
+from core.retrieval.candidates import PhraseIndexSource, select_candidates
+from core.retrieval.ranking import rank_candidates
 from core.retrieval.settings import RetrievalSettings
 from core.retrieval.tokenize import tokenize
 from core.store.database import ProjectDatabase
@@ -63,6 +64,11 @@ class ProjectIndex:
     stamp: tuple
     paragraphs: list[Paragraph]
     index: BM25Index
+    phrases: PhraseIndexSource | None = None  # vocabulary phrase index, built on first widened query
+
+    def __post_init__(self) -> None:
+        if self.phrases is None:
+            self.phrases = PhraseIndexSource(lambda: [search_text(p) for p in self.paragraphs])
 
 
 _INDEXES: dict[str, ProjectIndex] = {}
@@ -101,7 +107,8 @@ def retrieve(
 ) -> list[Hit]:
     """The ``settings.final_top`` best paragraphs of the project for ``feature``.
 
-    BM25 picks ``settings.bm25_top`` candidates; they are re-ranked by ``settings.ranking``.
+    BM25 picks ``settings.bm25_top`` candidates, widened by the feature's vocabulary
+    (core.retrieval.candidates); they are re-ranked by ``settings.ranking``.
     ``stats`` (optional) receives timings and how many embeddings had to be computed.
     """
     progress = progress or Progress()
@@ -112,14 +119,13 @@ def retrieve(
     timings["index_s"] = time.perf_counter() - start
     progress.step(1, 3, "BM25")
     start = time.perf_counter()
-    top = built.index.top(tokenize(bm25_query(feature, settings)), settings.bm25_top)
-    top = [(i, s) for i, s in top if s > 0] or top
+    pool = select_candidates(built.index, built.phrases, feature, settings)
     timings["bm25_s"] = time.perf_counter() - start
-    if not top:
+    if not pool.indices:
         progress.step(3, 3, "no paragraphs")
         return []
-    candidates = [built.paragraphs[i] for i, _ in top]
-    bm25 = np.array([s for _, s in top], dtype=np.float64)
+    candidates = [built.paragraphs[i] for i in pool.indices]
+    bm25 = pool.bm25
     furniture = np.array([p.kind in FURNITURE_KINDS for p in candidates], dtype=np.float64)
     texts = [search_text(p) for p in candidates]
     progress.step(2, 3, "re-ranking")
@@ -135,7 +141,8 @@ def retrieve(
                 lambda batch: model.encode(batch, batch_size=settings.batch_size),
             )
             timings["embedded"] = computed
-    ranked = rank_candidates(texts, feature, settings, bm25=bm25, embeddings=embeddings, furniture=furniture)
+    ranked = rank_candidates(texts, feature, settings, bm25=bm25, embeddings=embeddings, furniture=furniture,
+                             bm25_vocabulary=pool.bm25_vocabulary)
     timings["rerank_s"] = time.perf_counter() - start
     progress.step(3, 3, "done")
     return [

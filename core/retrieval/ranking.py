@@ -36,6 +36,16 @@ def bm25_query(feature: Feature, settings: RetrievalSettings, override: str | No
     return feature.term_query
 
 
+def vocabulary_query(feature: Feature) -> str:
+    """The feature's name, topic phrases and value phrases as one BM25 query.
+
+    The question names the feature the way a database does; the vocabulary names it the way
+    grammars do ("has no articles", "SVO", "postpositions").  Each phrase counts once, so a long
+    value list (81A names every order) weighs by its rarest words, as BM25 does with any query.
+    """
+    return "\n".join([feature.name, *feature.vocabulary.topic, *feature.vocabulary.values])
+
+
 def dense_query(feature: Feature, settings: RetrievalSettings, override: str | None = None) -> str:
     text = override if override is not None else (
         feature.term_query if settings.dense_query == "term" else feature.descriptive_query
@@ -84,14 +94,19 @@ def rank_candidates(
     furniture: np.ndarray | None = None,
     query: str | None = None,
     dense_query_text: str | None = None,
+    bm25_vocabulary: np.ndarray | None = None,
 ) -> Ranked:
-    """Rank candidate texts; BM25 is computed over the texts themselves unless given."""
+    """Rank candidate texts; BM25 is computed over the texts themselves unless given.
+
+    ``bm25_vocabulary`` is BM25 for :func:`vocabulary_query` (the pipeline computes it over the whole
+    book); it joins the question's BM25 and the embedding similarity in the combination when given.
+    """
     if bm25 is None:
         index = BM25Index([tokenize(t) for t in texts])
         bm25 = index.scores(tokenize(bm25_query(feature, settings, query)))
     vocab = vocabulary_scores(list(texts), feature.vocabulary, settings.value_weight)
     dense = dense_scores(texts, dense_query(feature, settings, dense_query_text), settings, embeddings)
-    return combine(settings, bm25, vocab, dense, furniture)
+    return combine(settings, bm25, vocab, dense, furniture, bm25_vocabulary)
 
 
 def rank_texts(texts: list[str], feature: Feature, settings: RetrievalSettings) -> list[tuple[int, float]]:

@@ -38,6 +38,12 @@ class RetrievalSettings:
     bm25_top: int = 50
     final_top: int = 20
     query: str = "term"  # BM25 candidate query: "term", "descriptive" or "both"
+    # Further candidates beside the question's BM25 top (0 = the paper's candidates only): the BM25 top
+    # for the feature's vocabulary as a query, and the paragraphs that match the most vocabulary phrases
+    # anywhere in the book.  A grammar states a value in its own words ("Moloko is an SVO language"),
+    # which the question's words ("Is the order verb-final?") often miss.
+    vocabulary_query_top: int = 50
+    vocabulary_top: int = 50
     ranking: str = "combined"  # "combined" | "bm25" | "dense"
     reranker: str | None = INSTALLED_RERANKER  # hub name or local path; None = no embedding model
     reranker_kind: str = "auto"  # "auto" | "bi" | "cross"

@@ -107,3 +107,41 @@ def vocabulary_scores(texts: list[str], vocabulary: Vocabulary, value_weight: fl
     """The vocabulary signal for each text."""
     compiled = compile_vocabulary(vocabulary)
     return np.array([compiled.score(vocab_tokens(t), value_weight) for t in texts], dtype=np.float64)
+
+
+class PhraseIndex:
+    """Where each vocabulary token occurs in a book, so a feature's phrases are found without a full scan.
+
+    BM25 ranks paragraphs by the question's words; a paragraph that states the value in other
+    words ("Moloko is an SVO language") may sit far below its top 50.  Scoring every paragraph
+    of a 700-page book with the vocabulary costs a pass over all its tokens per query; here each
+    phrase is looked up through its rarest token, and only the paragraphs holding that token are
+    matched in full.
+    """
+
+    def __init__(self, texts: list[str]) -> None:
+        self.tokens = [vocab_tokens(t) for t in texts]
+        postings: dict[str, list[int]] = {}
+        for index, tokens in enumerate(self.tokens):
+            for token in set(tokens):
+                postings.setdefault(token, []).append(index)
+        self._postings = postings
+
+    def matching(self, vocabulary: Vocabulary) -> list[int]:
+        """Indices of the paragraphs that contain at least one of the vocabulary's phrases (sorted)."""
+        found: set[int] = set()
+        for phrase in compile_vocabulary(vocabulary).phrases:
+            lists = [self._postings.get(token, ()) for token in set(phrase)]
+            rarest = min(lists, key=len)
+            found.update(rarest)
+        return sorted(found)
+
+    def scores(self, vocabulary: Vocabulary, value_weight: float) -> dict[int, float]:
+        """Vocabulary score of every paragraph that matches a phrase (absent = 0)."""
+        compiled = compile_vocabulary(vocabulary)
+        out = {}
+        for index in self.matching(vocabulary):
+            score = compiled.score(self.tokens[index], value_weight)
+            if score > 0:
+                out[index] = score
+        return out
