@@ -28,7 +28,6 @@ from core.models import Paragraph
 from core.retrieval import Hit
 from core.store import open_project
 from core.store.repository import get_paragraphs, list_paragraphs
-from gui import review
 from gui.feature_controller import FeatureController
 from gui.lookahead import AHEAD, LookAhead
 from gui.operations import Operation, OperationRunner
@@ -83,8 +82,8 @@ class CodingController(QObject):
     pinsChanged = Signal()  # state.pins (and pinned rows of state.hits) changed: redraw list and page
     passChanged = Signal(object)  # PassView
     codedChanged = Signal(object)  # feature id -> "✔" (a value) or "?" for every decided feature
-    reviewLinesChanged = Signal(object, object)  # review lines of the model answer (newest first), override or None
     featureRequested = Signal(str)  # the pass moved: show this feature
+    referencesNeeded = Signal()  # "disagreeing" was chosen before any WALS/Grambank values were read
     stored = Signal(str)  # an act was stored: code, accept, override, unknown, note, pin, unpin, undo
     failed = Signal(str, object)
     message = Signal(str, int)
@@ -103,7 +102,8 @@ class CodingController(QObject):
         self._pass: _Pass | None = None
         self._feature_sets: tuple[str, ...] = ("paper", "grambank", "wals")
         self._wanted_set, self._wanted_filter = "wals", coding.ALL
-        self._references: dict = {}  # the language's WALS/Grambank values, once the profile dock read them
+        self._references: dict = {}  # the language's WALS/Grambank values (gui.references.ReferenceSource)
+        self._disagree_waiting = False  # "disagreeing" was chosen; it applies once the values are read
         self.pass_started_at: float | None = None
         projects.opened.connect(self._project_opened)
         projects.closed.connect(self._project_closed)
@@ -264,7 +264,6 @@ class CodingController(QObject):
                     self._pass.coding_pass.refresh(self.projects.project, fid)
             self._emit_pass()
         self._show_decision()
-        self._emit_review_lines()
         self._emit_coded()
         if done:
             self.message.emit(done, 4000)
@@ -295,19 +294,6 @@ class CodingController(QObject):
             return False
         return self._act("accept", lambda: coding.accept(self.projects.project, classification.id,
                                                          reviewer=self._reviewer()), "Accepted.")
-
-    def override(self, option: str) -> bool:
-        """Set the value named by an option of the value panel (a label, or "GB263 …: present" for a part)."""
-        part, value = review.parse_option(option)
-        classification, project = self.state.classification, self.projects.project
-        if classification is not None:
-            return self._act("override", lambda: coding.override(project, classification.id, value, feature_id=part,
-                                                                 reviewer=self._reviewer()), f"Set to {value}.")
-        target = part or self.codable_id()
-        if target is None:
-            return False
-        return self._act("code", lambda: coding.code(project, target, value, reviewer=self._reviewer()),
-                         f"Set to {value}.")
 
     def add_note(self, text: str) -> bool:
         feature, classification = self.state.feature, self.state.classification
@@ -393,14 +379,6 @@ class CodingController(QObject):
         self.codedChanged.emit({fid: ("?" if d.code == coding.UNKNOWN_CODE else "✔")
                                 for fid, d in decided.items() if d.has_value})
 
-    def _emit_review_lines(self) -> None:
-        project, classification = self.projects.project, self.state.classification
-        if project is None or classification is None:
-            self.reviewLinesChanged.emit([], None)
-            return
-        self.reviewLinesChanged.emit(review.review_lines(project, classification),
-                                     review.override_value(project, classification))
-
     # ================================================================== the coding pass
     @property
     def pass_active(self) -> bool:
@@ -439,6 +417,12 @@ class CodingController(QObject):
         self._emit_pass()
 
     def set_filter(self, filter: str) -> None:
+        if filter == coding.DISAGREE and not self._references:
+            self._disagree_waiting = True  # applied by set_references once the values are read
+            self.referencesNeeded.emit()
+            self._emit_pass()  # the bar shows the filter in force
+            return
+        self._disagree_waiting = False
         self._wanted_filter = filter
         if self._pass is not None:
             self.start_pass(self._pass.feature_set, filter)
@@ -449,8 +433,15 @@ class CodingController(QObject):
             self.start_pass(feature_set, self._pass.coding_pass.filter)
 
     def set_references(self, references: dict | None) -> None:
-        """WALS/Grambank values of the language (from the profile dock), for the 'disagreeing' filter."""
+        """WALS/Grambank values of the language (empty: none read), for the 'disagreeing' filter."""
         self._references = dict(references or {})
+        if self._references and self._disagree_waiting:
+            self.set_filter(coding.DISAGREE)
+            return
+        if not self._references and self._pass is not None and self._pass.coding_pass.filter == coding.DISAGREE:
+            self._wanted_filter = coding.ALL
+            self.start_pass(self._pass.feature_set, coding.ALL)
+            return
         if self._pass is not None:
             self.start_pass()
         else:

@@ -13,7 +13,7 @@ predicted but not reviewed, disagreeing with WALS/Grambank), the counter ("37 of
 and where the feature on screen lies in the filtered list.  It holds no state of its own: it
 presents a :class:`gui.coding_controller.PassView` and reports keys and choices by signal;
 :func:`connect_coding` wires it, the coding panel, the evidence list, the PDF view and the value
-panel to the :class:`gui.coding_controller.CodingController`.
+panel's Accept to the :class:`gui.coding_controller.CodingController`.
 """
 
 from __future__ import annotations
@@ -113,10 +113,10 @@ class CodingPassBar(QFrame):
         index = self.filter_combo.findData(view.filter)
         self.filter_combo.setCurrentIndex(max(index, 0))
         disagree = self.filter_combo.model().item(self.filter_combo.findData("disagree"))  # type: ignore[attr-defined]
-        if disagree is not None:
-            disagree.setEnabled(view.disagree_available)
-            disagree.setToolTip("" if view.disagree_available else
-                                "Compare with CLDF in the profile dock (Ctrl+Shift+P) first")
+        if disagree is not None:  # choosing it without WALS/Grambank values offers to read them
+            disagree.setToolTip("Features whose value differs from WALS/Grambank for this language"
+                                if view.disagree_available else "Needs the WALS or Grambank CLDF folder: "
+                                "choose this to pick it (remembered for the project)")
         self.start_button.setVisible(not view.active)
         self.counter_label.setText(view.counter)
         self.position_label.setText(f"· {view.position}" if view.active and view.position else "")
@@ -186,11 +186,12 @@ def connect_coding(coding: CodingController, panel: CodingPanel, bar: CodingPass
     coding.codedChanged.connect(feature_list.set_coded)
     # the first open of a grammar whose language the title did not settle asks for it (prefilled guess)
     coding.projects.opened.connect(lambda _path: coding.projects.project is not None and ask_if_unsure(
-        coding.projects.project, panel.window()))
+        coding.projects.project, panel.window(), coding.projects.set_language))
     coding.passChanged.connect(bar.show_pass)
     coding.stored.connect(panel.stored)
-    coding.stored.connect(value_panel.review_stored)
-    coding.reviewLinesChanged.connect(value_panel.show_history)
+    # nothing left to accept once the linguist's value is the model's
+    coding.decisionChanged.connect(lambda view: value_panel.show_agreement(
+        view.model_code is not None and view.current_code == view.model_code))
 
     def pins_changed() -> None:
         chosen = _selected_paragraph(evidence)
@@ -219,8 +220,6 @@ def connect_coding(coding: CodingController, panel: CodingPanel, bar: CodingPass
     bar.undoPressed.connect(coding.undo)
 
     value_panel.acceptRequested.connect(coding.accept)
-    value_panel.overrideRequested.connect(coding.override)
-    value_panel.noteRequested.connect(coding.add_note)
 
     coding.lookahead.ready.connect(lambda fid: _prerender(coding, pdf_view, fid))
     pdf_view.pin_label = coding.pin_label

@@ -1,4 +1,4 @@
-"""What happens for the chosen feature: its stored value, its evidence, a classification, reviews.
+"""What happens for the chosen feature: its stored model answer, its evidence, a classification.
 
 Why a controller: choosing a feature starts work whose results arrive later, possibly after
 the person has chosen another feature or closed the project; this object keeps the one
@@ -15,7 +15,6 @@ from typing import Callable
 from PySide6.QtCore import QObject, Signal
 
 from core.catalog.model import Feature
-from core.errors import GrammarLensError
 from core.llm.records import Classification
 from gui import backend, review
 from gui.operations import Operation, OperationRunner, replace
@@ -25,17 +24,15 @@ from gui.window_state import WindowState
 
 
 class FeatureController(QObject):
-    """Retrieval, classification and reviews of ``state.feature``."""
+    """Retrieval and classification of ``state.feature``."""
 
     featureChanged = Signal()  # state.feature changed; its evidence and value are not known yet
     evidenceChanged = Signal()  # state.hits (and marks) changed: show them and bring the best one into view
     marksChanged = Signal()  # only which paragraphs are cited or pinned changed
     valueChanged = Signal(object)  # a review.ClassificationView, or None
-    reviewsChanged = Signal(object, object)  # review lines (newest first), the override value or None
     retrievalFinished = Signal()
     classificationFinished = Signal()
     classifyingChanged = Signal(bool)
-    reviewStored = Signal(str)  # the action: accept, override, note
     failed = Signal(str, object)  # title, exception
     message = Signal(str, int)
 
@@ -69,7 +66,6 @@ class FeatureController(QObject):
         self.state.choose_feature(feature)
         self.featureChanged.emit()
         self.valueChanged.emit(None)
-        self.reviewsChanged.emit([], None)
         self.evidenceChanged.emit()
         if feature is None or not self.state.has_grammar:
             return
@@ -143,31 +139,3 @@ class FeatureController(QObject):
             self.evidenceChanged.emit()
         else:
             self.marksChanged.emit()
-        self._show_reviews()
-
-    # ------------------------------------------------------------------ reviews
-    def _show_reviews(self) -> None:
-        project, classification = self.projects.project, self.state.classification
-        if project is None or classification is None:
-            self.reviewsChanged.emit([], None)
-            return
-        self.reviewsChanged.emit(review.review_lines(project, classification),
-                                 review.override_value(project, classification))
-
-    def add_review(self, action: str, value: str | None = None, note: str | None = None) -> bool:
-        """Store a review of the shown classification (accept, override with ``value``, or a ``note``)."""
-        project, classification = self.projects.project, self.state.classification
-        if project is None or classification is None:
-            self.message.emit("Classify the feature first; reviews attach to a prediction.", 5000)
-            return False
-        try:
-            review.add(project, classification, action, value=value, note=note,
-                       reviewer=self.settings().reviewer_name)
-        except GrammarLensError as exc:
-            self.failed.emit("The review was not saved", exc)
-            return False
-        self._show_reviews()
-        self.message.emit({"accept": "Accepted.", "override": f"Overridden with {value}.",
-                           "note": "Note added."}[action], 4000)
-        self.reviewStored.emit(action)
-        return True

@@ -10,6 +10,7 @@ language missing from both databases can be typed by hand, with or without a Glo
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QListWidget,
@@ -27,12 +28,13 @@ SHOWN = 200  # rows of the list: enough to scroll, few enough to fill at every k
 class LanguageDialog(QDialog):
     """Name + Glottocode, with a searchable list of WALS/Grambank languages."""
 
-    def __init__(self, guess: Language | None, parent: QWidget | None = None) -> None:
+    def __init__(self, guess: Language | None, parent: QWidget | None = None, unsure: bool = True) -> None:
         super().__init__(parent)
         self.setWindowTitle("Which language does this grammar describe?")
         layout = QVBoxLayout(self)
-        why = QLabel("GrammarLens could not tell the language for sure from the grammar's title. It goes into "
-                     "every question to the model and into the exports, so please check it.")
+        why = QLabel(("GrammarLens could not tell the language for sure from the grammar's title. " if unsure else "")
+                     + "The language goes into every question to the model and its Glottocode into the exports"
+                     + (", so please check it." if unsure else "."))
         why.setWordWrap(True)
         layout.addWidget(why)
         form = QFormLayout()
@@ -96,17 +98,27 @@ class LanguageDialog(QDialog):
         return Language(self.name_edit.text().strip(), self.code_edit.text().strip() or None, USER)
 
 
-def ask_if_unsure(project: ProjectDatabase, parent: QWidget) -> LanguageDialog | None:
+def ask_if_unsure(project: ProjectDatabase, parent: QWidget | None,
+                  store: Callable[[Language], object] | None = None) -> LanguageDialog | None:
     """Open the dialog (not blocking) when the project's language is missing or an unsure guess.
 
-    Accepting stores the language in the project at once; cancelling keeps the guess (asked again
-    at the next open).  Returns the dialog, or None when the language is known.
+    Accepting stores the language at once (through ``store``, e.g. the project controller's, which
+    tells the window; else straight into the project); cancelling keeps the guess (asked again at
+    the next open).  Returns the dialog, or None when the language is known.
     """
     language = get_language(project)
     if not is_unsure(language):
         return None
-    dialog = LanguageDialog(language, parent)
-    dialog.accepted.connect(lambda: set_language(project, dialog.language()))
+    return edit_language(project, parent, store)
+
+
+def edit_language(project: ProjectDatabase, parent: QWidget | None,
+                  store: Callable[[Language], object] | None = None) -> LanguageDialog:
+    """The dialog over the project's language as it stands (Project > Language…); accepting stores it."""
+    language = get_language(project)
+    dialog = LanguageDialog(language, parent, unsure=is_unsure(language))
+    save = store or (lambda chosen: set_language(project, chosen))
+    dialog.accepted.connect(lambda: save(dialog.language()))
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.open()
     return dialog

@@ -14,24 +14,28 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QMessageBox, QToolBar, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QMessageBox, QVBoxLayout, QWidget
 
 from core.catalog.model import Catalog, Feature
 from core.errors import GrammarLensError, PdfError
 from core.models import Paragraph, Rect
-from gui import backend, file_dialogs, review
+from gui import backend, file_dialogs
 from gui.about import show_about
 from gui.coding_pass import CodingController, CodingPanel, CodingPassBar, connect_coding
 from gui.error_dialog import error_box
 from gui.evidence_panel import EvidencePanel
 from gui.feature_controller import FeatureController
+from gui.language_dialog import edit_language
 from gui.features_panel import FeaturesPanel
+from gui.menus import add_toolbar, fill_menu_bar
 from gui.offline_banner import OfflineBanner
 from gui.operations import Operation, OperationRunner
 from gui.pdf_toolbar import PdfToolbar
 from gui.pdf_view import Highlight, PdfView
+from gui.profile_dock import dock_profile
 from gui.profile_view import ProfileView
 from gui.project_controller import ProjectController
+from gui.references import ReferenceSource
 from gui.settings import AppSettings, llm_configured, load_settings, save_settings
 from gui.settings_dialog import SettingsDialog
 from gui.task_bar import TaskBar
@@ -61,6 +65,7 @@ class MainWindow(QMainWindow):
         self.features = FeatureController(self.state, self.runner, self.projects, lambda: self.settings, self)
         self.coding = CodingController(self.state, self.runner, self.projects, self.features,
                                        lambda: self.settings, self)
+        self.references = ReferenceSource(self.runner, self.store, self)  # WALS/Grambank values, per project
         self.catalog: Catalog | None = None
         self.profile_view: ProfileView | None = None
         self.profile_dock: QDockWidget | None = None
@@ -130,6 +135,8 @@ class MainWindow(QMainWindow):
         self.act_add = self._action("&Add grammar PDF…", "Ctrl+I",
                                     lambda: (path := ask.choose_grammar(self)) and self.ingest_pdf(path),
                                     "Ingest a grammar PDF")
+        self.act_language = self._action("&Language…", None, lambda: self.projects.project is not None and edit_language(
+            self.projects.project, self, self.projects.set_language), "Name and Glottocode of the grammar's language")
         self.act_settings = self._action("&Settings…", "Ctrl+,", self.open_settings)
         self.act_quit = self._action("&Quit", K.Quit, self.close)
         self.act_find_feature = self._action("Find &feature", "Ctrl+L", self.features_panel.focus_search)
@@ -150,7 +157,7 @@ class MainWindow(QMainWindow):
                                          "Ask the model for the value")
         self.act_accept = self._action("&Accept value", "Alt+A", self.coding.accept)
         self.act_pass = self._action("Coding &pass", "Ctrl+K", self.pass_bar.startRequested.emit)
-        self.act_note = self._action("Add a &note", "Ctrl+Shift+N", self.value_panel.focus_note)
+        self.act_note = self._action("Add a &note", "Ctrl+Shift+N", self.coding_panel.focus_note)
         self.act_cancel = self._action("Cancel task", "Esc", self.task_bar.cancel)
         self.act_cancel.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.act_profile = self._action("&Profile and export…", "Ctrl+Shift+P", self.show_profile_view)
@@ -162,46 +169,39 @@ class MainWindow(QMainWindow):
         self.recent_menu = QMenu("Open &recent", self)
         self.recent_menu.aboutToShow.connect(
             lambda: ask.fill_recent_menu(self.recent_menu, self.store, self.open_project))
-        for title, items in (
-                ("&Project", (self.act_new, self.act_open, self.recent_menu, None, self.act_add, None,
-                              self.act_settings, None, self.act_quit)),
-                ("&View", (self.act_find_feature, self.act_search, self.act_next_hit, self.act_prev_hit,
-                           self.act_goto, self.act_zoom_in, self.act_zoom_out, self.act_fit)),
-                ("&Feature", (self.act_classify, self.act_accept, self.act_note, self.act_pass, self.act_profile)),
-                ("&Help", (self.act_about,))):
-            menu = self.menuBar().addMenu(title)
-            for item in items:
-                menu.addSeparator() if item is None else (
-                    menu.addMenu(item) if isinstance(item, QMenu) else menu.addAction(item))
-        toolbar = QToolBar("Main toolbar", objectName="mainToolbar", movable=False)
-        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        for item in (self.act_open, self.act_add, None, self.pdf_toolbar, None, self.act_settings):
-            toolbar.addSeparator() if item is None else (
-                toolbar.addWidget(item) if isinstance(item, QWidget) else toolbar.addAction(item))
-        self.addToolBar(toolbar)
+        fill_menu_bar(self, (
+            ("&Project", (self.act_new, self.act_open, self.recent_menu, None, self.act_add, self.act_language, None,
+                          self.act_settings, None, self.act_quit)),
+            ("&View", (self.act_find_feature, self.act_search, self.act_next_hit, self.act_prev_hit,
+                       self.act_goto, self.act_zoom_in, self.act_zoom_out, self.act_fit)),
+            ("&Feature", (self.act_classify, self.act_accept, self.act_note, self.act_pass, self.act_profile)),
+            ("&Help", (self.act_about,))))
+        add_toolbar(self, (self.act_open, self.act_add, None, self.pdf_toolbar, None, self.act_settings))
 
     def _connect(self) -> None:
         status = self.statusBar()
         p, f, v = self.projects, self.features, self.value_panel
-        for source in (p, f, self.coding, self.pdf_toolbar):
+        for source in (p, f, self.coding, self.pdf_toolbar, self.references):
             source.message.connect(lambda text, ms: status.showMessage(text, ms))
-        for source in (p, f, self.coding):
+        for source in (p, f, self.coding, self.references):
             source.failed.connect(self.show_error)
         self.runner.failed.connect(self.show_error)
-        p.opened.connect(self._project_opened)
+        p.opened.connect(lambda path: (self.references.set_project(path), self._project_opened(path)))
+        p.closed.connect(lambda: self.references.set_project(None))
+        self.references.loaded.connect(self.coding.set_references)
+        self.coding.referencesNeeded.connect(lambda: self.references.offer_choice(self))
         p.aboutToClose.connect(self.save_layout)
         p.closed.connect(self._project_closed)
         p.documentsChanged.connect(self._documents_changed)
         p.ingestFinished.connect(self.ingestFinished)
+        p.languageChanged.connect(self._show_title)
         f.featureChanged.connect(self._feature_changed)
         f.evidenceChanged.connect(self._evidence_changed)
         f.marksChanged.connect(lambda: (self.evidence_panel.show_marks(self.state), self._apply_highlights()))
         f.valueChanged.connect(v.show_view)
-        f.reviewsChanged.connect(v.show_history)
         f.retrievalFinished.connect(self.retrievalFinished)
         f.classificationFinished.connect(self.classificationFinished)
         f.classifyingChanged.connect(lambda _busy: self._update_offline_banner())
-        f.reviewStored.connect(lambda action: (v.review_stored(action), self.reviewStored.emit()))
         self.banner.settingsRequested.connect(self.open_settings)
         self.features_panel.featureChosen.connect(self.select_feature)
         self.pdf_toolbar.documentChosen.connect(self.show_document)
@@ -231,8 +231,12 @@ class MainWindow(QMainWindow):
         """Ingest a PDF into the open project (or a new one when none, or only the demo, is open)."""
         return self.projects.ingest(Path(pdf_path), project_path)
 
+    def _show_title(self, *_language: str) -> None:
+        path = self.state.project_path
+        self.setWindowTitle(f"{self.projects.language_name()} — {path.name} — GrammarLens" if path else "GrammarLens")
+
     def _project_opened(self, path: str) -> None:
-        self.setWindowTitle(f"{self.projects.language_name()} — {Path(path).name} — GrammarLens")
+        self._show_title()
         self._documents_changed(self.state.documents[0].id if self.state.documents else None)
         if not self.state.documents:
             self.statusBar().showMessage("This project has no grammar yet: drop a PDF here or use Add grammar.")
@@ -251,7 +255,7 @@ class MainWindow(QMainWindow):
         self.pdf_view.close_document()
         self.pdf_toolbar.clear_matches()
         self.features.choose(None)
-        self.setWindowTitle("GrammarLens")
+        self._show_title()
 
     def _documents_changed(self, show_id: int | None) -> None:
         self.pdf_toolbar.set_documents(self.state.documents)
@@ -309,7 +313,7 @@ class MainWindow(QMainWindow):
 
     def _feature_changed(self) -> None:
         feature = self.state.feature
-        self.value_panel.set_feature(feature, review.value_options(feature) if feature else ())
+        self.value_panel.set_feature(feature)
         self.features_panel.show_feature(feature)
         self._update_offline_banner()
 
@@ -373,19 +377,16 @@ class MainWindow(QMainWindow):
     def show_profile_view(self) -> ProfileView:
         """The profile dock, built on first use; it follows the open project and opens features here."""
         if self.profile_view is None or self.profile_dock is None:
-            view = ProfileView(self.runner, lambda: self.settings, self)
-            dock = QDockWidget("Profile", self, objectName="profileDock")
-            dock.setWidget(view)
-            self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+            view = ProfileView(self.runner, lambda: self.settings, self, self.references)
             self.projectOpened.connect(view.set_project)
             self.reviewStored.connect(view.refresh)
             self.classificationFinished.connect(view.refresh)
+            self.projects.languageChanged.connect(lambda _name: view.language_changed())
             view.featureActivated.connect(self.select_feature)  # brings its best paragraph into view
-            view.referencesLoaded.connect(lambda: self.coding.set_references(view.references))  # "disagreeing"
             view.set_project(self.state.project_path)
-            self.profile_view, self.profile_dock = view, dock
+            self.profile_view, self.profile_dock = view, dock_profile(self, view, self.store)
         self.profile_dock.show()
-        self.profile_dock.raise_()
+        self.profile_dock.isFloating() or self.profile_dock.raise_()  # a tab brought forward (floating: shown)
         return self.profile_view
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt naming

@@ -28,6 +28,7 @@ from gui.error_dialog import error_box
 from gui.operations import Operation, OperationRunner, replace
 from gui.profile_batch_files import Summary, report_box, summarise_import, summarise_write
 from gui.profile_model import ProfileFilterModel, ProfileTableModel
+from gui.references import ReferenceSource
 from gui.settings import AppSettings
 
 CONFIRM_ABOVE_USD = 1.0
@@ -48,10 +49,13 @@ class ProfileView(QWidget):
     batchFileFinished = Signal(str)  # "written", "imported", "cancelled" or "failed" (after the table is refreshed)
 
     def __init__(self, runner: OperationRunner, settings: Callable[[], AppSettings],
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, source: ReferenceSource | None = None) -> None:
         super().__init__(parent)
         self.runner = runner
         self.settings = settings
+        # the window shares its source (the folder remembered per project, read when a project opens)
+        self._own_source = source is None
+        self.source = source or ReferenceSource(runner, None, self)
         self.project_path: Path | None = None
         self.references: dict | None = None
         self.reference_folder: Path | None = None
@@ -70,6 +74,10 @@ class ProfileView(QWidget):
         self._start_when_estimated = False  # Run was pressed before the estimate of the chosen set was known
         self._state = "done"
         self._build()
+        self.source.loaded.connect(self._references_loaded)
+        self.source.failed.connect(lambda _title, exc: self._references_failed(exc))
+        if self.source.references:
+            self._references_loaded(self.source.references)
 
     # ------------------------------------------------------------------ widgets
     def _build(self) -> None:
@@ -186,8 +194,16 @@ class ProfileView(QWidget):
         self.project_path = Path(path) if path else None
         self._estimate_key = None
         self.refresh()
-        if self.reference_folder is not None and self.project_path is not None:
-            self.set_reference_folder(self.reference_folder)
+        if self._own_source:  # a view on its own compares each project with the folder chosen last
+            self.source.set_project(self.project_path)
+            if self.reference_folder is not None and self.project_path is not None:
+                self.set_reference_folder(self.reference_folder)
+
+    def language_changed(self) -> None:
+        """The project's language was set anew: its prompts (the estimate) and profile are read again."""
+        self._estimate_key = None
+        self.refresh()
+        self.update_estimate()
 
     def refresh(self) -> Operation | None:
         """Re-read the profile from the project in the background; ``refreshed`` says when it is shown."""
@@ -415,29 +431,30 @@ class ProfileView(QWidget):
 
     # ------------------------------------------------------------------ agreement, export, BibTeX
     def choose_reference_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "CLDF folder of WALS or Grambank")
-        if folder:
-            self.set_reference_folder(Path(folder))
+        self.source.choose(self)
 
     def set_reference_folder(self, folder: Path) -> Operation | None:
+        """Compare with the WALS/Grambank values in a CLDF folder (read in the background)."""
         self.reference_folder = Path(folder)
-        if self.project_path is None:
-            return None
-        path, folder = self.project_path, self.reference_folder
+        if self._own_source:
+            self.source.project_path = self.project_path
+        return self.source.load(self.reference_folder)
 
-        def loaded(refs: dict) -> None:
-            self.references = refs
-            self.reference_button.setText(f"Compare: {folder.name}")
+    def _references_loaded(self, refs: dict) -> None:
+        self.references = dict(refs) or None
+        folder = self.source.folder
+        self.reference_folder = folder if refs else self.reference_folder
+        self.reference_button.setText(f"Compare: {folder.name}" if refs and folder else "Compare with CLDF…")
+        self.reference_button.setToolTip(f"WALS/Grambank values read from {folder}" if refs and folder else
+                                         "Choose a WALS or Grambank CLDF folder (or their parent)")
+        if refs:
             refresh = self.refresh()
             if refresh is not None:
                 refresh.finished(self.referencesLoaded.emit)
 
-        def failed(exc: BaseException) -> None:
-            self.last_error = exc
-            self.summary_label.setText(f"No comparison: {getattr(exc, 'message', exc)}")
-
-        return (Operation(self.runner, lambda progress: backend.load_references(folder, path, progress))
-                .success(loaded).failure(failed).with_progress("Reading the CLDF values").run_in_background())
+    def _references_failed(self, exc: BaseException) -> None:
+        self.last_error = exc
+        self.summary_label.setText(f"No comparison: {getattr(exc, 'message', exc)}")
 
     def export_dialog(self, fmt: str) -> None:
         if self.project_path is None:

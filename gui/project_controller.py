@@ -15,6 +15,7 @@ from typing import Iterable
 from PySide6.QtCore import QObject, QSettings, Signal
 
 from core.errors import GrammarLensError
+from core.models import Language
 from core.store import PROJECT_SUFFIX, ProjectDatabase, create_project, open_project, repository
 from gui import backend, projects
 from gui.operations import Operation, OperationRunner
@@ -28,6 +29,7 @@ class ProjectController(QObject):
     aboutToClose = Signal()  # the window saves the project's page and feature now
     closed = Signal()
     documentsChanged = Signal(object)  # id of the document to show now, or None
+    languageChanged = Signal(str)  # the language's new name (the title and the prompts use it)
     ingestFinished = Signal(bool)  # true when a grammar was added
     failed = Signal(str, object)  # title, exception
     message = Signal(str, int)  # status-bar text, milliseconds
@@ -82,6 +84,20 @@ class ProjectController(QObject):
             return ""
         language = repository.get_language(self.project)
         return language.name if language else self.state.project_path.stem
+
+    def set_language(self, language: Language) -> bool:
+        """Store the linguist's language in the project (one transaction) and say so; false on failure."""
+        if self.project is None:
+            return False
+        try:
+            repository.set_language(self.project, language)
+        except GrammarLensError as exc:
+            self.failed.emit("The language was not saved", exc)
+            return False
+        self.languageChanged.emit(language.name)
+        self.message.emit(f"Language set to {language.name}"
+                          + (f" ({language.glottocode})." if language.glottocode else "."), 5000)
+        return True
 
     def page_labels(self, document_id: int) -> dict[int, str]:
         return repository.page_labels(self.project, document_id) if self.project is not None else {}

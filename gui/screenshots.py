@@ -2,7 +2,8 @@
 
 Runs offscreen (no display needed) and grabs the widgets: the main window with a prediction
 and highlighted evidence on a real grammar (classified by the local OpenAI-compatible test
-server), the demo project offline, the settings dialog, and the message for a broken PDF.
+server), the demo project offline, a coding pass, the language dialog, the profile dock, the
+settings dialog, and the message for a broken PDF.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ def main(argv: list[str]) -> int:
         _wait(app, lambda: not window.pdf_view.rendering, 10)
         window.grab().save(str(out / "main_window.png"))
         coding_pass_shots(app, window, out)
+        profile_shot(app, window, out)
 
         dialog = window.open_settings()
         _wait(app, lambda: dialog.isVisible(), 5)
@@ -89,7 +91,7 @@ def main(argv: list[str]) -> int:
         window.close()
     server.stop()
     for name in ("main_window.png", "demo_offline.png", "coding_pass.png", "language_dialog.png",
-                 "settings_dialog.png", "broken_pdf_message.png"):
+                 "profile_dock.png", "settings_dialog.png", "broken_pdf_message.png"):
         print(out / name)
     return 0
 
@@ -125,6 +127,19 @@ def coding_pass_shots(app, window, out: Path) -> None:
     _wait(app, lambda: dialog.isVisible(), 5)
     dialog.grab().save(str(out / "language_dialog.png"))
     dialog.close()
+
+
+def profile_shot(app, window, out: Path) -> None:
+    """The profile dock as it first opens at 1280 x 800, compared with the shared WALS/Grambank CLDF data."""
+    from gui.bench import _wait
+
+    view = window.show_profile_view()
+    window.references.load(REPO.parent / "shared" / "cldf")
+    _wait(app, lambda: bool(view.references) and view.model.rowCount() > 0, 60)
+    _wait(app, lambda: not window.pdf_view.rendering, 10)
+    dock = window.profile_dock
+    (dock.grab() if dock.isFloating() else window.grab()).save(str(out / "profile_dock.png"))
+    dock.close()
 
 
 def QColorDim():  # noqa: N802 - reads like a colour constant

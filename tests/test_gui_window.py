@@ -100,15 +100,18 @@ def test_real_grammar_81A_classified_on_local_server_with_review_surviving_reope
     kinds = {item.data(0) for item in window.pdf_view.highlight_items()}
     assert {"cited"} <= kinds
 
-    # review: override with another value of the set, and a note
-    combo = panel.override_combo
-    combo.setCurrentIndex(combo.findText("SVO"))
+    # the linguist disagrees: another value of the set and a note, in the coding panel (the one place to code)
+    coding = window.coding_panel
+    row = next(r for r in range(coding.values.count()) if coding.values.item(r).text().split("   ", 1)[1]
+               .startswith("SVO"))
+    coding.values.setCurrentRow(row)
     with qtbot.waitSignal(window.reviewStored, timeout=5000):
-        qtbot.mouseClick(panel.override_button, Qt.MouseButton.LeftButton)
-    qtbot.keyClicks(panel.note_edit, "Section 7.1 says SOV; check the texts.")
+        qtbot.mouseClick(coding.set_button, Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(coding.note_edit, "Section 7.1 says SOV; check the texts.")
     with qtbot.waitSignal(window.reviewStored, timeout=5000):
-        qtbot.keyClick(panel.note_edit, Qt.Key.Key_Return)
-    assert panel.value_label.text() == "✎ SVO"
+        qtbot.keyClick(coding.note_edit, Qt.Key.Key_Return)
+    assert panel.value_label.text() == "SOV" and panel.accept_button.isEnabled()  # the model's value stays shown
+    assert coding.status_label.text().startswith("SVO · overridden by Test Reviewer")
     window.close()
 
     # a fresh window on the same project shows the override and the note, with reviewer and time
@@ -120,10 +123,11 @@ def test_real_grammar_81A_classified_on_local_server_with_review_surviving_reope
     qtbot.waitUntil(lambda: again.catalog is not None, timeout=10000)
     assert again.open_project(real_grammar_project, feature="81A")
     qtbot.waitUntil(lambda: again.state.classification is not None, timeout=5000)
-    assert again.value_panel.value_label.text() == "✎ SVO"
-    history = again.value_panel.review_label.text()
-    assert "Test Reviewer" in history and "Section 7.1 says SOV" in history and "“SVO”" in history
-    assert time.strftime("%Y") in history
+    assert again.value_panel.value_label.text() == "SOV"
+    assert again.coding_panel.status_label.text().startswith("SVO · overridden by Test Reviewer")
+    history = again.coding_panel.history.toolTip()
+    assert "Test Reviewer" in history and "Section 7.1 says SOV" in history and "overrode the model with SVO" in history
+    assert time.strftime("%Y") in again.coding_panel.status_label.text()
     again.close()
 
 

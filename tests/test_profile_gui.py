@@ -18,7 +18,7 @@ pytestmark = [
     pytest.mark.gui,
     pytest.mark.slow,
     pytest.mark.qt_log_level_fail("WARNING"),
-    pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)"),
+    pytest.mark.qt_log_ignore(r"This plugin does not support (propagateSizeHints|raise)\(\)"),
 ]
 
 SCREENSHOT = Path(__file__).resolve().parent.parent / "screenshots" / "profile_view.png"

@@ -111,6 +111,7 @@ def test_accepting_the_model_value_pins_the_cited_paragraphs(qtbot, main_window,
     with qtbot.waitSignal(window.reviewStored, timeout=5000):
         qtbot.mouseClick(window.value_panel.accept_button, Qt.MouseButton.LeftButton)
     assert window.state.pins == cited and window.coding_panel.view.current_code == "1"
+    assert not window.value_panel.accept_button.isEnabled()  # the value is the model's: nothing left to accept
     assert "accepted" in window.coding_panel.status_label.text()
     assert {item.data(1) for item in window.pdf_view.highlight_items() if item.data(0) == "pinned"} <= cited
 
@@ -119,15 +120,14 @@ def test_filters_of_the_pass_uncoded_and_disagreeing_with_the_databases(qtbot, m
     window, bar = main_window, main_window.pass_bar
     with qtbot.waitSignal(window.retrievalFinished, timeout=SLOW_MS):
         assert window.open_project(demo_project, feature="81A")
-    disagree = bar.filter_combo.model().item(bar.filter_combo.findData(coding.DISAGREE))
-    assert not disagree.isEnabled()  # nothing to compare with until the profile dock read WALS/Grambank
     assert window.coding.start_pass("paper")
+    with qtbot.waitSignal(window.coding.referencesNeeded, timeout=1000):  # no WALS/Grambank values read yet
+        window.coding.set_filter(coding.DISAGREE)
+    assert window.coding.pass_view().filter == coding.ALL  # offered to read them; the filter waits
     assert bar.counter_label.text() == "0 of 10 coded"  # 81A, 49A, GB107 and the seven polar-question parts
     assert window.coding.set_value("SOV")
-    window.coding.set_references({"81A": "2", "49A": "1"})  # WALS says SVO for this language
-    assert disagree.isEnabled()
-    with qtbot.waitSignal(window.coding.passChanged, timeout=2000):
-        window.coding.set_filter(coding.DISAGREE)
+    with qtbot.waitSignal(window.coding.passChanged, timeout=2000):  # read: the waiting filter applies
+        window.coding.set_references({"81A": "2", "49A": "1"})  # WALS says SVO for this language
     assert bar.position_label.text() == "· feature 1 of 1 disagreeing with WALS/Grambank"
     window.coding.set_filter(coding.UNCODED)  # 81A is coded: the pass goes to the first uncoded feature
     assert window.state.feature.id == "49A" and bar.position_label.text() == "· feature 1 of 9 uncoded"

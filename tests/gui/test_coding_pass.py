@@ -34,7 +34,7 @@ def test_ten_features_coded_from_the_keyboard_with_a_clicked_pin_undo_reopen_and
     window, bar, panel = main_window, main_window.pass_bar, main_window.coding_panel
     _open(qtbot, window, demo_project)
     assert not window.value_panel.accept_button.isEnabled()  # no model: nothing to accept ...
-    assert window.value_panel.override_button.isEnabled() and window.value_panel.note_edit.isEnabled()  # ... but codable
+    assert panel.set_button.isEnabled() and panel.note_edit.isEnabled()  # ... but codable in the coding panel
 
     # Ctrl+K starts a pass over WALS at the feature on screen and gives the keys to the pass bar
     window.activateWindow()

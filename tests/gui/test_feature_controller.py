@@ -41,7 +41,7 @@ def test_choosing_a_feature_retrieves_its_evidence(qtbot, controllers) -> None:
     assert state.feature.id == "49A" and state.evidence_known
 
 
-def test_classify_then_review_stores_and_shows_the_history(qtbot, controllers, llm_server) -> None:
+def test_classify_stores_the_answer_and_shows_it_again_without_asking(qtbot, controllers, llm_server) -> None:
     _projects, features, _settings = controllers
     llm_server.add_rule("SOV", "SOV")
     with qtbot.waitSignal(features.retrievalFinished, timeout=WAIT_MS):
@@ -53,20 +53,8 @@ def test_classify_then_review_stores_and_shows_the_history(qtbot, controllers, l
         assert features.classifying and features.classify() is None  # one classification at a time
     view = views[-1]
     assert view.value == "SOV" and features.state.classification is not None and features.state.cited
-    with qtbot.waitSignal(features.reviewsChanged, timeout=1000) as stored:
-        assert features.add_review("note", note="Chapter 4 is clear.")
-    lines, overridden = stored.args
-    assert "Ana noted: Chapter 4 is clear." in lines[0] and overridden is None
     # choosing the feature again shows the stored value at once, without asking the model again
     asked = len(llm_server.chat_requests)
     with qtbot.waitSignal(features.valueChanged, timeout=1000, check_params_cb=lambda v: v is not None):
         features.choose(load_catalog().get("81A"))
     assert len(llm_server.chat_requests) == asked and not features.retrieving
-
-
-def test_review_without_a_classification_says_what_to_do(qtbot, controllers) -> None:
-    _projects, features, _settings = controllers
-    features.choose(None)
-    with qtbot.waitSignal(features.message, timeout=1000) as said:
-        assert not features.add_review("accept")
-    assert "Classify the feature first" in said.args[0]
