@@ -204,7 +204,9 @@ def _collect_evidence(project, grammar: Grammar, job, report: BenchProfileReport
 
     for item in job.items:
         fid, run_id = item.feature_id, item.retrieval_run_id
-        hits = run_hits(project, run_id, VOCABULARY_TOP) if run_id is not None else []
+        if item.state != "done" or run_id is None:  # failed: reported under "failed", not counted as a miss
+            continue
+        hits = run_hits(project, run_id, VOCABULARY_TOP)
         raw = report.evidence.setdefault(fid, [])  # type: ignore[arg-type]  # finished in _finish_evidence
         raw.append((grammar.glottocode, any(h.signals.get("vocabulary", 0.0) > 0 for h in hits),
                     hits[0].score if hits else 0.0))
