@@ -519,7 +519,9 @@ def _status(d: coding.Decision | None) -> str:
     when = d.created_at.replace("T", " ")[:16]
     who = d.reviewer or "someone"
     if not d.has_value:
-        return f"No value yet · note or pins by {who}, {when}"
+        what = " and ".join(p for p in (f"{len(d.pins)} pin{'s' if len(d.pins) != 1 else ''}" if d.pins else "",
+                                        "a note" if d.note else "") if p)
+        return f"No value yet · {what} by {who}, {when}" if what else "Not coded yet."
     word = {"coded": "coded", "accepted": "accepted", "overridden": "overridden", "unknown": "coded"}[d.status]
     return f"{d.label} · {word} by {who}, {when}"
 

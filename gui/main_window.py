@@ -106,7 +106,7 @@ class MainWindow(QMainWindow):
         self.right_splitter = named_splitter("rightSplitter", Qt.Orientation.Vertical,
                                         ((self.value_panel, 2), (self.coding_panel, 2), (self.evidence_panel, 3)))
         self.right_splitter.setMinimumWidth(260)
-        self.right_splitter.setSizes([170, 220, 310])
+        self.right_splitter.setSizes([150, 230, 320])
         self.main_splitter = named_splitter("mainSplitter", Qt.Orientation.Horizontal,
                                        ((self.features_panel, 1), (self.pdf_view, 3), (self.right_splitter, 2)))
         self.main_splitter.setSizes([210, 500, 570])  # the evidence snippets need the room (1280 x 800)

@@ -1,8 +1,9 @@
-"""What the prediction panel shows about a classification, and the reviewer's actions on it.
+"""What the value panel shows about a model's answer (classification).
 
-A thin layer over :mod:`core.llm` (classifications and reviews are stored there); it turns a
+A thin layer over :mod:`core.llm` (classifications are stored there); it turns a
 ``Classification`` into the few strings and ids the widgets need, so widgets never read core
-records field by field.
+records field by field.  What the linguist decides about an answer (accept, another value, a
+note) is stored through :mod:`core.coding` by :class:`gui.coding_controller.CodingController`.
 """
 
 from __future__ import annotations
@@ -83,73 +84,3 @@ def describe(result: Any, project: ProjectDatabase | None = None) -> Classificat
         hits = evidence_hits(project, evidence)
     reasoning = getattr(result, "reasoning", "") or ""
     return ClassificationView(value, reasoning, " · ".join(p for p in parts if p), cited, hits)
-
-
-def review_lines(project: ProjectDatabase, classification: Any) -> list[str]:
-    """Reviews of a classification, newest first, as one line each (time, reviewer, what)."""
-    from core.llm import list_reviews
-
-    lines = []
-    for r in sorted(list_reviews(project, classification.id), key=lambda r: (r.created_at, r.id), reverse=True):
-        when = r.created_at.replace("T", " ")[:16]
-        if r.action == "accept":
-            what = "accepted the value"
-        elif r.action == "override":
-            what = f"overrode the value with “{_review_value(r)}”"
-        else:
-            what = f"noted: {r.note}"
-        lines.append(f"{when}  {r.reviewer} {what}")
-    return lines
-
-
-def add(project: ProjectDatabase, classification: Any, action: str, *, value: str | None, note: str | None,
-        reviewer: str) -> None:
-    """Store a review; an override names a label of the feature's value set (or a sub-feature's)."""
-    from core.llm import add_review
-
-    feature_id = None
-    if action == "override" and value is not None:
-        feature_id, value = parse_option(value)
-    add_review(project, classification.id, action, value=value, note=note, reviewer=reviewer, feature_id=feature_id)
-
-
-_PRESENCE = {"1": "present", "0": "absent"}
-
-
-def value_options(feature: Any) -> list[str]:
-    """The labels a reviewer may choose when overriding: the value set plus "Not enough information".
-
-    For a multi-label feature (the seven polar-question strategies) each sub-feature can be set
-    on its own: "GB257 Interrogative intonation only: present".
-    """
-    from core.llm import NOT_ENOUGH_INFORMATION, feature_of
-
-    spec = feature_of(feature)  # the catalog's Feature: the labels a value is stored and exported with
-    if spec.is_multilabel:
-        return [f"{sub.id} {spec.part_label(sub.id)}: {label}" for sub in spec.sub_features for _code, label in sub.values]
-    return spec.labels() + [NOT_ENOUGH_INFORMATION]
-
-
-def parse_option(option: str) -> tuple[str | None, str]:
-    """(sub-feature id or None, value) for an option made by :func:`value_options`."""
-    sub, _, presence = option.rpartition(": ")
-    codes = {name: code for code, name in _PRESENCE.items()}
-    if sub and presence in codes and sub.split(" ", 1)[0].startswith("GB"):
-        return sub.split(" ", 1)[0], codes[presence]
-    return None, option
-
-
-def override_value(project: ProjectDatabase, classification: Any) -> str | None:
-    """The value of the newest override of this classification, if a reviewer overrode it."""
-    from core.llm import latest_review
-
-    r = latest_review(project, classification.id, action="override")
-    return _review_value(r) if r else None
-
-
-def _review_value(review: Any) -> str:
-    """An override as shown: the label, or "GB263: present" for a sub-feature of a multi-label feature."""
-    feature_id = getattr(review, "feature_id", None)
-    if feature_id and feature_id.startswith("GB") and review.code in _PRESENCE:
-        return f"{feature_id}: {_PRESENCE[review.code]}"
-    return review.label or ""

@@ -134,8 +134,10 @@ def profile_shot(app, window, out: Path) -> None:
     from gui.bench import _wait
 
     view = window.show_profile_view()
+    compared: list[bool] = []
+    view.referencesLoaded.connect(lambda: compared.append(True))
     window.references.load(REPO.parent / "shared" / "cldf")
-    _wait(app, lambda: bool(view.references) and view.model.rowCount() > 0, 60)
+    _wait(app, lambda: bool(compared) and not window.runner.visible(), 60)
     _wait(app, lambda: not window.pdf_view.rendering, 10)
     dock = window.profile_dock
     (dock.grab() if dock.isFloating() else window.grab()).save(str(out / "profile_dock.png"))

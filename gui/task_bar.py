@@ -7,7 +7,7 @@ visible one, which is what Esc does too.
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QSizePolicy, QWidget
 
 from gui.operations import OperationRunner
 
@@ -29,6 +29,7 @@ class TaskBar(QWidget):
         self.cancel_button.setAccessibleName("Cancel the running task")
         self.cancel_button.setToolTip("Stop the running task (Esc); nothing half-done is kept")
         self.cancel_button.clicked.connect(self.cancel)
+        self.cancel_button.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)  # a button, not a bar
         for widget in (self.label, self.progress_bar, self.cancel_button):
             row.addWidget(widget)
         runner.changed.connect(self._update)

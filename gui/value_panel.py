@@ -59,7 +59,7 @@ class ValuePanel(QWidget):
         self.classify_button.setAccessibleName("Classify with the language model")
         self.classify_button.clicked.connect(self.classifyRequested)
         row.addWidget(self.classify_button)
-        self.accept_button = QPushButton("&Accept")
+        self.accept_button = QPushButton("Accept")  # Alt+A is the Feature menu's action (no mnemonic twice)
         self.accept_button.setAccessibleName("Accept the predicted value")
         self.accept_button.setToolTip(ACCEPT_TIP)
         self.accept_button.clicked.connect(self.acceptRequested)
@@ -74,8 +74,8 @@ class ValuePanel(QWidget):
 
         self.reasoning = QTextBrowser()
         self.reasoning.setAccessibleName("Reasoning of the model")
-        self.reasoning.setPlaceholderText("No model answer yet. Classify (Ctrl+Return) to ask the model; "
-                                          "you can code the feature yourself below either way.")
+        self.reasoning.setPlaceholderText("No model answer yet. Classify (Ctrl+Return) asks one; "
+                                          "your own value goes below.")
         self.reasoning.setMinimumHeight(48)
         layout.addWidget(self.reasoning, 1)
         self._has_value = self._accepted = False
@@ -111,5 +111,5 @@ class ValuePanel(QWidget):
         """Whether the linguist's current value is the model's: then there is nothing left to accept."""
         self._accepted = accepted
         self.accept_button.setEnabled(self._has_value and not accepted)
-        self.accept_button.setText("Accepted ✔" if self._has_value and accepted else "&Accept")
+        self.accept_button.setText("Accepted ✔" if self._has_value and accepted else "Accept")
         self.accept_button.setToolTip("Your value is the model's." if self._has_value and accepted else ACCEPT_TIP)

@@ -215,23 +215,3 @@ def test_reviews(llm_project, llm_server, llm_settings) -> None:
         add_review(project, result.id, "approve")
     assert [c.id for c in list_classifications(project, "81A")] == [result.id]
     assert list_classifications(project, "GB107") == []
-
-
-def test_a_reviewer_overrides_one_polar_question_strategy_from_the_window_options(
-    llm_project, llm_server, llm_settings
-) -> None:
-    """The GUI offers each sub-feature as 'GB263 …: present/absent' and stores the override on it."""
-    from gui import review
-
-    llm_server.add_rule("clause-final particle", {"Clause-final question particle": "1"})
-    result = classify(llm_project.project, "116A*", config="rag", llm_settings=llm_settings,
-                      evidence=evidence(llm_project, "polar", "filler2"))
-    options = review.value_options("116A*")
-    assert len(options) == 14 and all(o.startswith("GB") for o in options)
-    choice = next(o for o in options if o.startswith("GB257") and o.endswith(": present"))
-    review.add(llm_project.project, result, "override", value=choice, note=None, reviewer="A. Linguist")
-    stored = latest_review(llm_project.project, result.id, action="override")
-    assert (stored.feature_id, stored.code, stored.reviewer) == ("GB257", "1", "A. Linguist")
-    assert review.override_value(llm_project.project, result) == "GB257: present"
-    assert review.value_options("81A")[-1] == "Not enough information"
-    assert review.parse_option("SOV") == (None, "SOV")

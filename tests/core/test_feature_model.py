@@ -89,7 +89,7 @@ def test_stored_profile_export_and_review_options_show_the_catalog_labels(llm_pr
     from core.export.flat import export_profile
     from core.llm import classify
     from core.profile.entries import build_profile
-    from gui.review import value_options
+    from core.coding import value_choices
 
     answers = {"81A": "SVO", "GB107": "1", "49A": "5 cases", "GB020": "present", "GB021": "absent",
                "116A*": {"Clause-final question particle": "1"}}
@@ -119,11 +119,10 @@ def test_stored_profile_export_and_review_options_show_the_catalog_labels(llm_pr
         names = {r["ID"]: r["Name"] for r in csv.DictReader(fh)}
     for fid, (code, label) in expected.items():
         assert names[f"{fid}-{code}"] == label
-    # The reviewer is offered exactly the catalog's labels (and, for 116A*, each part by its prompt name).
-    assert value_options("GB107") == ["absent", "present", NOT_ENOUGH_INFORMATION]
-    assert value_options("81A")[:-1] == CATALOG.get("81A").labels()
-    pq = CATALOG.get("116A*")
-    assert value_options("116A*") == [f"{pid} {label}: {value}" for pid, label in pq.parts for value in ("absent", "present")]
+    # The coder is offered exactly the catalog's labels, then "?" (116A* is coded as its parts).
+    assert [label for _key, _code, label in value_choices("GB107")] == ["absent", "present", NOT_ENOUGH_INFORMATION]
+    assert [label for _key, _code, label in value_choices("81A")][:-1] == CATALOG.get("81A").labels()
+    assert [label for _key, _code, label in value_choices("GB257")][:-1] == ["absent", "present"]
 
 
 def test_database_reference_values_are_worded_with_the_catalog_labels(shared_dir) -> None:

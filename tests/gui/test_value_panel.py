@@ -28,7 +28,7 @@ def test_accept_waits_for_a_model_answer_and_is_done_once_the_value_is_the_model
     panel.show_view(ClassificationView("SOV", "again", "", (1,)))  # shown again: still accepted
     assert not panel.accept_button.isEnabled()
     panel.show_agreement(False)  # the coder chose another value: the model's can be accepted again
-    assert panel.accept_button.isEnabled() and panel.accept_button.text() == "&Accept"
+    assert panel.accept_button.isEnabled() and panel.accept_button.text() == "Accept"
     panel.set_feature(load_catalog().get("49A"))
     assert panel.value_label.text() == "—" and not panel.accept_button.isEnabled()
 
