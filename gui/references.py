@@ -15,8 +15,23 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QSettings, Qt, Signal
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
+from core.errors import GrammarLensError
+from core.progress import Progress
+from core.store import open_project
+from core.store.repository import get_language
 from gui import profile_backend
 from gui.operations import Operation, OperationRunner, replace
+
+def _read(folder: Path, project_path: Path, progress: Progress) -> dict:
+    """The language's values in ``folder``; a language without a Glottocode is refused with the app's own hint."""
+    with open_project(project_path, readonly=True) as project:
+        language = get_language(project)
+    if language is None or not language.glottocode:
+        raise GrammarLensError("The project's language has no Glottocode, so its WALS and Grambank values "
+                               "cannot be found.", "Set it in Project → Language… (the list there gives the "
+                               "WALS and Grambank languages with their Glottocodes).")
+    return profile_backend.load_references(folder, project_path, progress)
+
 
 CHOOSE_TITLE = "CLDF folder of WALS or Grambank (or the folder holding both)"
 
@@ -71,10 +86,11 @@ class ReferenceSource(QObject):
             if self.store is not None:
                 self.store.setValue(self._key(path), str(folder))
             self.loaded.emit(refs)
-            self.message.emit(f"{len(refs)} WALS/Grambank values of the language read from {folder.name}.", 5000)
+            self.message.emit(f"{len(refs)} WALS/Grambank values of the language read from {folder.name}." if refs else
+                              f"{folder.name} holds no WALS/Grambank value for this language's Glottocode; "
+                              "check it in Project → Language…", 8000)
 
-        self._reading = replace(self._reading, Operation(
-            self.runner, lambda progress: profile_backend.load_references(folder, path, progress))
+        self._reading = replace(self._reading, Operation(self.runner, lambda progress: _read(folder, path, progress))
             .success(done).failure(lambda exc: self.failed.emit("Cannot compare with WALS/Grambank", exc))
             .with_progress("Reading the CLDF values"))
         return self._reading

@@ -71,3 +71,13 @@ def test_the_profile_dock_opens_with_room_for_its_table(qtbot, main_window, demo
     rows_shown = table.viewport().height() / max(table.verticalHeader().defaultSectionSize(), 1)
     assert rows_shown >= 8, rows_shown
     assert window.profile_dock.features() & window.profile_dock.DockWidgetFeature.DockWidgetFloatable
+
+
+def test_a_language_without_glottocode_says_where_to_set_it(qtbot, main_window, demo_project, shared_dir) -> None:
+    window = main_window  # the demo's invented language has no Glottocode: nothing to look up in WALS/Grambank
+    assert window.open_project(demo_project)
+    with qtbot.waitSignal(window.errorShown, timeout=SLOW_MS) as said:
+        window.references.load(shared_dir / "cldf")
+    assert "no Glottocode" in said.args[0] and "Project → Language" in window.last_message_box.informativeText()
+    window.last_message_box.close()
+    assert not window.coding.pass_view().disagree_available
