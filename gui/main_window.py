@@ -1,8 +1,8 @@
 """The GrammarLens main window: panels over one plain state, composed here.
 
-The window builds the panels (features, PDF toolbar and find, PDF view, value & review, evidence,
-task bar), the two controllers (project lifecycle, the chosen feature's work) and the
-:class:`gui.window_state.WindowState` they share; it owns the actions, menus and toolbar, shows
+The window builds the panels (features, PDF toolbar and find, PDF view, the model's value, the coder's
+value and pass bar, evidence, task bar), the controllers (project, feature, coding, WALS/Grambank values)
+and the :class:`gui.window_state.WindowState` they share; it owns the actions, menus and toolbar, shows
 errors, saves the layout and closes cleanly (running work is cancelled and waited for).  Long
 work runs as :class:`gui.operations.Operation`; results reach widgets only through signals.
 """
@@ -35,7 +35,7 @@ from gui.pdf_view import Highlight, PdfView
 from gui.profile_dock import dock_profile
 from gui.profile_view import ProfileView
 from gui.project_controller import ProjectController
-from gui.references import ReferenceSource
+from gui.references import ReferenceSource, connect_references
 from gui.settings import AppSettings, llm_configured, load_settings, save_settings
 from gui.settings_dialog import SettingsDialog
 from gui.task_bar import TaskBar
@@ -135,8 +135,9 @@ class MainWindow(QMainWindow):
         self.act_add = self._action("&Add grammar PDF…", "Ctrl+I",
                                     lambda: (path := ask.choose_grammar(self)) and self.ingest_pdf(path),
                                     "Ingest a grammar PDF")
-        self.act_language = self._action("&Language…", None, lambda: self.projects.project is not None and edit_language(
-            self.projects.project, self, self.projects.set_language), "Name and Glottocode of the grammar's language")
+        self.act_language = self._action("&Language…", None, lambda: self.projects.project is not None and
+                                         edit_language(self.projects.project, self, self.projects.set_language),
+                                         "Name and Glottocode of the grammar's language")
         self.act_settings = self._action("&Settings…", "Ctrl+,", self.open_settings)
         self.act_quit = self._action("&Quit", K.Quit, self.close)
         self.act_find_feature = self._action("Find &feature", "Ctrl+L", self.features_panel.focus_search)
@@ -186,10 +187,8 @@ class MainWindow(QMainWindow):
         for source in (p, f, self.coding, self.references):
             source.failed.connect(self.show_error)
         self.runner.failed.connect(self.show_error)
-        p.opened.connect(lambda path: (self.references.set_project(path), self._project_opened(path)))
-        p.closed.connect(lambda: self.references.set_project(None))
-        self.references.loaded.connect(self.coding.set_references)
-        self.coding.referencesNeeded.connect(lambda: self.references.offer_choice(self))
+        connect_references(self.references, p, self.coding, self)
+        p.opened.connect(self._project_opened)
         p.aboutToClose.connect(self.save_layout)
         p.closed.connect(self._project_closed)
         p.documentsChanged.connect(self._documents_changed)
@@ -233,7 +232,8 @@ class MainWindow(QMainWindow):
 
     def _show_title(self, *_language: str) -> None:
         path = self.state.project_path
-        self.setWindowTitle(f"{self.projects.language_name()} — {path.name} — GrammarLens" if path else "GrammarLens")
+        self.setWindowTitle(f"{self.projects.language_name()} — {path.name} — GrammarLens" if path
+                            else "GrammarLens")
 
     def _project_opened(self, path: str) -> None:
         self._show_title()

@@ -20,7 +20,9 @@ from core.progress import Progress
 from core.store import open_project
 from core.store.repository import get_language
 from gui import profile_backend
+from gui.coding_controller import CodingController
 from gui.operations import Operation, OperationRunner, replace
+from gui.project_controller import ProjectController
 
 def _read(folder: Path, project_path: Path, progress: Progress) -> dict:
     """The language's values in ``folder``; a language without a Glottocode is refused with the app's own hint."""
@@ -114,3 +116,12 @@ class ReferenceSource(QObject):
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
         return box
+
+
+def connect_references(source: ReferenceSource, projects: ProjectController, coding: CodingController,
+                       parent: QWidget) -> None:
+    """Follow the open project, hand its values to the coding pass, and offer a folder when the pass needs one."""
+    projects.opened.connect(source.set_project)
+    projects.closed.connect(lambda: source.set_project(None))
+    source.loaded.connect(coding.set_references)
+    coding.referencesNeeded.connect(lambda: source.offer_choice(parent))
