@@ -53,6 +53,17 @@ class ReferenceSource(QObject):
         self.references: dict | None = None
         self._reading: Operation | None = None
 
+    @property
+    def reading(self) -> bool:
+        return self._reading is not None and self._reading.running
+
+    def needed(self, parent: QWidget | None) -> QMessageBox | None:
+        """The values are wanted now: wait for the ones being read, else offer to choose a folder."""
+        if self.reading:
+            self.message.emit("Reading the WALS/Grambank values of the language…", 4000)
+            return None
+        return self.offer_choice(parent)
+
     @staticmethod
     def _key(project: Path) -> str:
         return "references/" + str(project).replace("/", "|").replace("\\", "|")
@@ -124,4 +135,4 @@ def connect_references(source: ReferenceSource, projects: ProjectController, cod
     projects.opened.connect(source.set_project)
     projects.closed.connect(lambda: source.set_project(None))
     source.loaded.connect(coding.set_references)
-    coding.referencesNeeded.connect(lambda: source.offer_choice(parent))
+    coding.referencesNeeded.connect(lambda: source.needed(parent))

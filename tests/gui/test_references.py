@@ -43,7 +43,12 @@ def test_the_cldf_folder_is_remembered_per_project_and_read_again_when_it_opens(
     with qtbot.waitSignal(again.references.loaded, timeout=SLOW_MS,
                           check_params_cb=lambda refs: bool(refs)):
         assert again.open_project(demo_project)
-    assert again.coding.pass_view().disagree_available
+        assert again.coding.start_pass("paper")
+        assert again.references.reading  # read in the background; chosen meanwhile, the filter waits for it
+        with qtbot.waitSignal(again.references.message, timeout=1000) as said:
+            again.coding.set_filter(coding.DISAGREE)
+        assert "Reading" in said.args[0]
+    assert again.coding.pass_view().disagree_available and again.coding.pass_view().filter == coding.DISAGREE
     again.close()
 
 
