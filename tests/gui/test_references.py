@@ -86,3 +86,20 @@ def test_a_language_without_glottocode_says_where_to_set_it(qtbot, main_window, 
     assert "no Glottocode" in said.args[0] and "Project → Language" in window.last_message_box.informativeText()
     window.last_message_box.close()
     assert not window.coding.pass_view().disagree_available
+
+
+def test_the_language_asked_at_first_open_names_the_window_once_accepted(qtbot, main_window, demo_project) -> None:
+    from gui.language_dialog import LanguageDialog
+
+    with open_project(demo_project) as project:  # a series list read as the title: an unsure guess
+        set_language(project, Language("Chakali", "chak1271", "unsure:title-page"))
+    window = main_window
+    assert window.open_project(demo_project)
+    assert window.windowTitle().startswith("Chakali")
+    dialog = window.findChild(LanguageDialog)
+    assert dialog is not None and dialog.isVisible() and dialog.name_edit.text() == "Chakali"
+    dialog.name_edit.setText("Ik")
+    dialog.code_edit.setText("ikkk1242")
+    with qtbot.waitSignal(window.projects.languageChanged, timeout=1000):
+        dialog.accept()
+    assert window.windowTitle().startswith("Ik — ")
