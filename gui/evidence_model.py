@@ -4,8 +4,8 @@ The model only presents :class:`core.retrieval.Hit` objects (rank, score, paragr
 order it is given (the window state puts pinned paragraphs first; a pinned paragraph the
 retrieval never found comes as a row of rank 0, shown without rank or score); which of them the model cited
 and which the linguist pinned are sets of paragraph ids handed in beside them.  The Section
-column holds the whole heading path, elided in the middle by the view, so both the chapter and
-the subsection stay readable; the tooltip holds the whole paragraph.
+column holds the whole heading path; the view shows its chapter over its deepest heading, and
+the tooltip holds the whole path and paragraph.
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 
 Why the column set-up: at the default size the panel is about 430 pixels wide, and a
 linguist decides from the text, so the snippet column takes every pixel the short columns
-(rank, printed page, score) leave; the section path is elided in the middle ("4 Word order … 4.2
-Marked orders"), keeping both the chapter and the subsection, and the tooltip holds the whole
+(rank, printed page, score) leave; the section column uses the row's two lines for the chapter
+over the deepest heading ("3 Morphophonology" / "3.2.2 Schwa alternations in…": one path elided in
+its middle left "3 Morph…er slot", which says nothing), and the tooltip holds the whole path and
 paragraph.  Choosing a row (click, keys, or :meth:`show_row` from the window) reports the
 paragraph with ``paragraphChosen``; the window scrolls the PDF to it.  Rows are two lines high
 and the snippet wraps into them: twice the text in the same table.
@@ -12,25 +13,42 @@ and the snippet wraps into them: twice the text in the same table.
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QStyledItemDelegate, QStyleOptionViewItem,
                                QTableView, QVBoxLayout, QWidget)
 
+from core.ingest.sections import SEPARATOR as SECTION_SEPARATOR
 from core.models import Paragraph
 from gui.evidence_model import SECTION_COLUMN, SNIPPET_COLUMN, EvidenceModel
 from gui.window_state import WindowState
 
 SECTION_WIDTH = 120
 SNIPPET_LINES = 2
+LINE_BREAK = "\u2028"  # Unicode's line separator: an item view breaks the line there ("\n" it drops)
 
 
-class MiddleElideDelegate(QStyledItemDelegate):
-    """Elides text in the middle, on one line: a heading path keeps its chapter and its last heading."""
+class SectionDelegate(QStyledItemDelegate):
+    """The heading path in two lines: the chapter, then the deepest heading, each elided at its end.
+
+    The deepest heading carries the full section number in a numbered grammar ("3.2.2 …"), so the
+    levels between are not lost; a path of one heading is shown on its own.
+    """
 
     def initStyleOption(self, option: QStyleOptionViewItem,  # noqa: N802 - Qt naming
                         index: QModelIndex | QPersistentModelIndex) -> None:
         super().initStyleOption(option, index)
-        option.textElideMode = Qt.TextElideMode.ElideMiddle
-        option.features &= ~QStyleOptionViewItem.ViewItemFeature.WrapText
+        option.features |= QStyleOptionViewItem.ViewItemFeature.WrapText  # the break between the two lines
+        option.textElideMode = Qt.TextElideMode.ElideRight
+        option.text = section_lines(option.text, option.fontMetrics, option.rect.width() - 8)
+
+
+def section_lines(path: str, metrics: QFontMetrics, width: int) -> str:
+    """Chapter and deepest heading of a " > " heading path, one per line, elided to ``width`` (if known)."""
+    parts = [part.strip() for part in path.split(SECTION_SEPARATOR) if part.strip()]
+    lines = [parts[0], parts[-1]] if len(parts) > 1 else parts
+    if width > 0:
+        lines = [metrics.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in lines]
+    return LINE_BREAK.join(lines)
 
 
 class EvidencePanel(QWidget):
@@ -59,7 +77,7 @@ class EvidencePanel(QWidget):
         rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         rows.setDefaultSectionSize(self.table.fontMetrics().lineSpacing() * SNIPPET_LINES + 8)
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.table.setItemDelegateForColumn(SECTION_COLUMN, MiddleElideDelegate(self.table))
+        self.table.setItemDelegateForColumn(SECTION_COLUMN, SectionDelegate(self.table))
         header = self.table.horizontalHeader()
         header.setMinimumSectionSize(28)
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)

@@ -62,17 +62,18 @@ def test_snippets_take_the_room_and_the_tooltip_holds_the_whole_paragraph(qtbot,
     assert LONG_SECTION.split(" > ")[1] in tip
 
 
-def test_long_section_paths_are_elided_in_the_middle(qtbot, evidence) -> None:
+def test_long_section_paths_show_the_chapter_over_the_deepest_heading(qtbot, evidence) -> None:
     panel = _panel(qtbot)
     panel.show_evidence(evidence)
     index = panel.model.index(0, SECTION_COLUMN)
     assert index.data() == LONG_SECTION  # the whole path is the cell's text ...
     option = QStyleOptionViewItem()
+    option.rect = panel.table.visualRect(index)
     panel.table.itemDelegateForColumn(SECTION_COLUMN).initStyleOption(option, index)
-    assert option.textElideMode == Qt.TextElideMode.ElideMiddle  # ... shown with its middle elided
-    elided = panel.table.fontMetrics().elidedText(LONG_SECTION, option.textElideMode,
-                                                  panel.table.columnWidth(SECTION_COLUMN) - 8)
-    assert elided.startswith("4 Word") and elided.endswith("clauses")
+    chapter, heading = option.text.split("\u2028")  # ... shown as the chapter over the deepest heading
+    assert chapter == "4 Word order" and heading.startswith("4.1 Basic") and heading.endswith("…")
+    assert option.fontMetrics.horizontalAdvance(heading) <= panel.table.columnWidth(SECTION_COLUMN) - 8
+    assert option.rect.height() >= 2 * option.fontMetrics.lineSpacing()  # both lines fit the row
 
 
 def test_pins_come_first_and_choosing_a_row_reports_its_paragraph(qtbot, evidence) -> None:
