@@ -41,9 +41,11 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
 
     p = bench.add_parser("ingest", help="ingest speed against PyMuPDF's bare get_text('dict')")
     p.add_argument("pdfs", type=Path, nargs="*")
-    p.add_argument("--generated-dictionary", type=int, nargs="?", const=616, default=None, metavar="PAGES",
-                   help="also a generated dictionary-and-grammar of PAGES pages (default 616), written once "
+    p.add_argument("--generated-dictionary", action="store_true",
+                   help="also a generated dictionary-and-grammar (see core/ingest/dictionary_pdf.py), written once "
                         "into the temp folder")
+    p.add_argument("--dictionary-pages", type=int, default=616, metavar="N",
+                   help="pages of the generated dictionary-and-grammar (default 616)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=_bench_ingest)
 

@@ -107,13 +107,14 @@ def fragments_from_dict(page_dict: dict) -> list[Fragment]:
                     continue
                 bold = bool(span["flags"] & BOLD_FLAG) or "Bold" in span["font"]
                 size = span["size"]
+            elif not spans:
+                continue
             else:
-                text = "".join([s["text"] for s in spans])
-                if not text or text.isspace():
-                    continue
                 size, longest, bold = spans[0]["size"], -1, True
+                parts = []
                 for s in spans:
                     t = s["text"]
+                    parts.append(t)
                     if not t or t.isspace():
                         continue
                     flags = s["flags"]
@@ -121,6 +122,9 @@ def fragments_from_dict(page_dict: dict) -> list[Fragment]:
                         bold = False
                     if not flags & SUPERSCRIPT_FLAG and len(t) > longest:
                         size, longest = s["size"], len(t)
+                text = "".join(parts)
+                if not text or text.isspace():
+                    continue
             x0, y0, x1, y1 = line["bbox"]
             append(Fragment(text, x0, y0, x1, y1, round(size, 1), bold))
     return out
@@ -134,16 +138,18 @@ def find_gutter(fragments: list[Fragment], page_width: float) -> float | None:
     gaps too, but their pieces are narrow, and prose lines on single-column pages cross the
     middle, so neither is mistaken for two columns.
     """
-    total = sum(len(f.text) for f in fragments)
+    lengths = [len(f.text) for f in fragments]
+    total = sum(lengths)
     if total < 200:
         return None
-    full_width = sum(len(f.text) for f in fragments if f.width >= 0.6 * page_width)
+    wide_from = 0.6 * page_width
+    full_width = sum(n for f, n in zip(fragments, lengths) if f.x1 - f.x0 >= wide_from)
     if full_width > 0.2 * total:  # prose lines run across the middle: one column
         return None
     lo, hi = 0.35 * page_width, 0.65 * page_width
     x0 = np.fromiter((f.x0 for f in fragments), float, len(fragments))
     x1 = np.fromiter((f.x1 for f in fragments), float, len(fragments))
-    weight = np.fromiter((len(f.text) for f in fragments), float, len(fragments))
+    weight = np.array(lengths, dtype=float)
     xs = np.arange(lo, hi + 0.1, 3.0)
     crossing = (((x0[:, None] < xs) & (xs < x1[:, None])) * weight[:, None]).sum(axis=0)
     best = int(np.argmin(crossing))
