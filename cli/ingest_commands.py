@@ -129,7 +129,7 @@ def _bench_ingest(args: argparse.Namespace) -> int:
     if args.generated_dictionary:
         from core.ingest.dictionary_pdf import cached_dictionary_pdf
 
-        pdfs.append(cached_dictionary_pdf(args.generated_dictionary))
+        pdfs.append(cached_dictionary_pdf(args.dictionary_pages))
     if not pdfs:
         raise GrammarLensError("No PDF to measure.", "Name grammar PDFs, or add --generated-dictionary.")
     rows = [bench_ingest(pdf) for pdf in pdfs]
