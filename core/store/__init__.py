@@ -1,4 +1,9 @@
-"""The project file: one SQLite database per project (see :mod:`core.store.database`)."""
+"""The project file: one SQLite database per project (see :mod:`core.store.database`).
+
+All SQL of GrammarLens lives in this package: :mod:`~core.store.repository` (documents, pages,
+paragraphs, language) and one module per further group of tables turn rows into dataclasses, and
+each of their write functions is one transaction.
+"""
 
 from core.store.database import PROJECT_SUFFIX, ProjectDatabase, create_project, open_project
 
