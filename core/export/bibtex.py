@@ -94,14 +94,15 @@ def _document(project: ProjectDatabase, document_id: int | None) -> Document:
 def get_bibtex(project: ProjectDatabase, document_id: int | None = None) -> str:
     """The stored entry of the (first) grammar; generated and stored on first use."""
     doc = _document(project, document_id)
-    row = project.conn.execute("SELECT bibtex FROM documents WHERE id = ?", (doc.id,)).fetchone()
-    if row and (row[0] or "").strip():
-        return row[0]
+    from core.store.repository import document_bibtex, is_read_only, set_document_bibtex
+
+    stored = document_bibtex(project, doc.id)
+    if stored.strip():
+        return stored
     text = generate_bibtex(doc)
-    if not project.conn.execute("PRAGMA query_only").fetchone()[0]:
+    if not is_read_only(project):
         try:
-            with project.transaction():
-                project.conn.execute("UPDATE documents SET bibtex = ? WHERE id = ?", (text, doc.id))
+            set_document_bibtex(project, doc.id, text)
         except GrammarLensError:
             pass  # a read-only project still exports with the generated entry
     return text
@@ -111,6 +112,7 @@ def set_bibtex(project: ProjectDatabase, text: str, document_id: int | None = No
     """Replace the grammar's entry after checking that it parses."""
     checked = check_bibtex(text)
     doc = _document(project, document_id)
-    with project.transaction():
-        project.conn.execute("UPDATE documents SET bibtex = ? WHERE id = ?", (checked, doc.id))
+    from core.store.repository import set_document_bibtex
+
+    set_document_bibtex(project, doc.id, checked)
     return checked

@@ -84,6 +84,22 @@ def get_paragraphs(project: ProjectDatabase, ids: Iterable[int]) -> list[Paragra
     return [by_id[i] for i in wanted if i in by_id]
 
 
+def document_bibtex(project: ProjectDatabase, document_id: int) -> str:
+    """The grammar's stored BibTeX entry ("" when none was stored yet)."""
+    row = project.conn.execute("SELECT bibtex FROM documents WHERE id = ?", (document_id,)).fetchone()
+    return (row[0] or "") if row else ""
+
+
+def set_document_bibtex(project: ProjectDatabase, document_id: int, text: str) -> None:
+    with project.transaction():
+        project.conn.execute("UPDATE documents SET bibtex = ? WHERE id = ?", (text, document_id))
+
+
+def is_read_only(project: ProjectDatabase) -> bool:
+    """Whether this connection may not write (``PRAGMA query_only``)."""
+    return bool(project.conn.execute("PRAGMA query_only").fetchone()[0])
+
+
 def paragraphs_stamp(project: ProjectDatabase) -> tuple:
     """A cheap fingerprint of the paragraphs table: it changes whenever a paragraph is added, removed or edited
     in length, so an in-memory index built from the paragraphs knows when it is stale."""
