@@ -45,18 +45,27 @@ EXCERPT_CHARS = 160
 DEFAULT_DATA = Path(__file__).resolve().parent.parent.parent / "benchmarks" / "judged"
 DEFAULT_GRAMMARS = Path(__file__).resolve().parent.parent.parent.parent / "shared" / "grammars"
 DEFAULT_PROJECTS = Path("/tmp/judged_projects")
+# What of the default ranking was chosen while looking at these grades (see core.retrieval.judged_logo):
+# its figures here are optimistic, and `bench judged --logo` reports them leave-one-grammar-out.
+TUNED_ON_GRADES = (
+    "the default ranking's vocabulary candidate widening and BM25/embedding signal weight were chosen "
+    "looking at these grades; see `bench judged --logo` for leave-one-grammar-out figures"
+)
 GRADE_COLUMNS = ("feature", "file", "sha256", "pdf_page", "text_hash", "loose_hash", "grade", "page_label", "excerpt")
 
 
 def rankings() -> dict[str, RetrievalSettings]:
-    """The rankings compared: the app's default, BM25 alone, and the feature vocabulary alone.
+    """The rankings compared: the app's default, BM25 alone (the paper's baseline), and the vocabulary alone.
 
-    All three order the same BM25 top 50 (the app's candidates); BM25 and vocabulary-only need no model.
+    The default and vocabulary-only rankings order the app's candidates (the question's BM25 top 50,
+    widened by the feature's vocabulary); BM25 alone is the question's BM25 order, with no widening.
+    BM25 and vocabulary-only need no model.
     """
     default = RetrievalSettings()
+    no_widening = {name: 0 for name in ("vocabulary_query_top", "vocabulary_top") if hasattr(default, name)}
     return {
         "default": default,
-        "bm25": default.with_(ranking="bm25", reranker=None),
+        "bm25": default.with_(ranking="bm25", reranker=None, **no_widening),
         "vocabulary": default.with_(ranking="vocabulary", reranker=None),
     }
 
@@ -315,7 +324,7 @@ def _report(pairs: list[Pair], by_ranking: dict[str, list[PairResult]], grades: 
             "pairs_without_grade_2": sum(2 not in r.pool for r in first),
             "pairs_without_gain": sum(not any(r.pool) for r in first),
         },
-        "tuned_on_grades": False,
+        "tuned_on_grades": TUNED_ON_GRADES,
         "rankings": {},
         "unjudged": _unjudged(by_ranking),
     }
@@ -395,7 +404,7 @@ def format_report(report: dict, rankings_shown: Callable[[str], bool] = lambda _
             s = report["rankings"][n]["per_feature"][feature]
             cells.append(f"{_fmt(s['ndcg@10']):>9} / {_fmt(s['decisive@5']):<7}")
         lines.append(f"{feature:<8} {summary['pairs']:>5} " + " ".join(f"{c:>19}" for c in cells))
-    lines += ["", "Nothing in the rankings is tuned on these grades, so no leave-one-grammar-out figures are needed."]
+    lines += ["", f"Tuned on these grades: {TUNED_ON_GRADES}."]
     return "\n".join(lines)
 
 
