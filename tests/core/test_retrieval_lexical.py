@@ -17,7 +17,7 @@ from core.retrieval.ndcg import ndcg
 from core.retrieval.tokenize import tokenize
 from core.retrieval.vocabulary import vocabulary_scores
 
-RERANKERS = Path(__file__).resolve().parent.parent.parent / "shared" / "bench" / "rerankers"
+RERANKERS = Path(__file__).resolve().parents[3] / "shared" / "bench" / "rerankers"
 
 
 def test_tokenizer_strips_diacritics_but_keeps_ipa_letters() -> None:

@@ -19,7 +19,7 @@ from core.store.repository import list_documents
 from tests.fixtures_ingest import SampleBook
 from tests.fixtures_shared import GRAMMARS
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def run_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:

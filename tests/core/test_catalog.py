@@ -11,7 +11,7 @@ import pytest
 from core.catalog import load_catalog
 from core.catalog.model import UnknownFeature
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 CLDF = REPO.parent / "shared" / "cldf"
 
 

@@ -21,7 +21,7 @@ pytestmark = [
     pytest.mark.qt_log_ignore(r"This plugin does not support (propagateSizeHints|raise)\(\)"),
 ]
 
-SCREENSHOT = Path(__file__).resolve().parent.parent / "screenshots" / "profile_view.png"
+SCREENSHOT = Path(__file__).resolve().parents[2] / "screenshots" / "profile_view.png"
 WAIT_MS = 30000
 
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 QT_MODULES = {"PySide6", "PyQt5", "PyQt6", "shiboken6"}
 
 

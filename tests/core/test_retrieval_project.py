@@ -14,7 +14,7 @@ from core.catalog import load_catalog
 from core.retrieval import RetrievalSettings, load_retrieval_run, pack_budget, rank_texts, retrieve, store_retrieval_run
 from core.store import open_project
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared"
 LEXICAL = RetrievalSettings(reranker=None)
 

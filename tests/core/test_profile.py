@@ -28,7 +28,7 @@ from core.store import open_project
 from tests.fixtures_profile import ARMENIAN_GLOTTOCODE, PROFILE_FEATURES
 from tests.fixtures_shared import SHARED
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 NO_MODEL = RetrievalSettings(reranker=None)
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 GRAMMARS = REPO.parent / "shared" / "grammars"
 PYTHON = sys.executable
 
