@@ -68,3 +68,12 @@ def test_main_only_dispatches() -> None:
     functions = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
     assert functions == ["main"]
     assert len((REPO / "main.py").read_text(encoding="utf-8").splitlines()) < 40
+
+
+def test_core_tests_need_no_qt() -> None:
+    """tests/core runs without Qt: no Qt import and no pytest-qt fixture there (GUI tests live in tests/gui)."""
+    offenders = [
+        str(p.relative_to(REPO)) for p in (REPO / "tests" / "core").rglob("*.py")
+        if _imported_roots(p) & (QT_MODULES | {"pytestqt"}) or "qtbot" in p.read_text(encoding="utf-8")
+    ]
+    assert offenders == []
