@@ -81,10 +81,16 @@ def _wals_definition(name: str, labels: list[str]) -> str:
 
 _LINK = re.compile(r"\[([^\]]+)\]\((?:https?://|\.\./|/)[^)\s]*\)")
 
+_GLUED_SENTENCE = re.compile(r"(\b[a-z]{3,})\.([A-Z][a-z]+\b)")
+
 
 def _clean(text: str) -> str:
-    """Grambank's markdown, with links reduced to their text (a prompt has no use for wiki URLs)."""
+    """Grambank's markdown, with links reduced to their text (a prompt has no use for wiki URLs).
+
+    A sentence glued to the next one ("unmarked order.If both") gets its space back: the source has a few.
+    """
     text = _LINK.sub(r"\1", text)
+    text = _GLUED_SENTENCE.sub(r"\1. \2", text)
     lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 
