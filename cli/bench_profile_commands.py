@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from cli.batch_settings import batch_settings_from_args
 from cli.progress_printer import stderr_progress
 from core.errors import GrammarLensError
 
@@ -44,28 +45,14 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
 
 
 def _settings(args: argparse.Namespace):
-    from core.llm import LlmSettings
-    from core.profile import BatchSettings
-    from core.retrieval import RetrievalSettings
-
-    retrieval = RetrievalSettings()
-    if args.no_reranker:
-        retrieval = retrieval.with_(reranker=None)
-    if args.budget:
-        retrieval = retrieval.with_(budget_tokens=args.budget)
-    if args.no_llm:
-        return BatchSettings(mode="retrieval", retrieval=retrieval, concurrency=1)
-    llm = LlmSettings(max_concurrency=max(1, args.concurrency))
-    if args.model:
-        llm.model = args.model
-    if args.base_url:
-        llm.base_url = args.base_url
-    if not llm.is_local() and not args.yes and not (args.batch_out or args.batch_in):
+    """The profile run's settings; a hosted model is asked about a thousand questions only with --yes."""
+    settings = batch_settings_from_args(args)
+    if settings.mode == "llm" and not settings.llm.is_local() and not args.yes \
+            and not (args.batch_out or args.batch_in):
         raise GrammarLensError("bench profile sends one request per language and feature (about 1,000 for the "
                                "whole gold file) to a hosted model.",
                                "Add --yes to go ahead, use --base-url with a local server, or --no-llm.")
-    return BatchSettings(mode="llm", config=args.config, llm=llm, retrieval=retrieval,
-                         concurrency=max(1, args.concurrency))
+    return settings
 
 
 def _bench_profile(args: argparse.Namespace) -> int:

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from cli.batch_settings import batch_settings_from_args
 from cli.progress_printer import stderr_progress
 from core.errors import GrammarLensError
 from core.retrieval.budget import DEFAULT_BUDGET_TOKENS
@@ -68,29 +69,6 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.set_defaults(handler=_feature_list)
 
 
-def _batch_settings(args: argparse.Namespace):
-    from core.llm import LlmSettings
-    from core.profile import BatchSettings
-    from core.retrieval import RetrievalSettings
-
-    retrieval = RetrievalSettings()
-    if args.no_reranker:
-        retrieval = retrieval.with_(reranker=None)
-    if args.budget:
-        retrieval = retrieval.with_(budget_tokens=args.budget)
-    if args.no_llm:
-        return BatchSettings(mode="retrieval", retrieval=retrieval, concurrency=1)
-    llm = LlmSettings(max_concurrency=max(1, args.concurrency))
-    if args.model:
-        llm.model = args.model
-    if args.base_url:
-        llm.base_url = args.base_url
-    if args.timeout:
-        llm.timeout_s = args.timeout
-    llm.answer_format = getattr(args, "answer_format", "auto")
-    return BatchSettings(mode="llm", config=args.config, llm=llm, retrieval=retrieval, concurrency=max(1, args.concurrency))
-
-
 def _agreement(project, entries, folders: list[Path]):
     if not folders:
         return None
@@ -109,14 +87,14 @@ def _profile(args: argparse.Namespace) -> int:
     if args.batch_out or args.batch_in:
         from cli.batch_commands import profile_batch_files
 
-        return profile_batch_files(args, _batch_settings(args))
+        return profile_batch_files(args, batch_settings_from_args(args))
     if len(args.file) > 1:
         raise GrammarLensError("Several project files go only with --batch-out or --batch-in.",
                                "Run the profile of one project at a time.")
     args.file = args.file[0]
     out: dict = {}
     if args.features:
-        settings = _batch_settings(args)
+        settings = batch_settings_from_args(args)
         with open_project(args.file) as project:
             ids = resolve_feature_set(project, args.features)
             job = open_job(project, args.features, ids, settings, restart=args.restart)
