@@ -25,7 +25,6 @@ from core.store.migrations import MIGRATIONS
 APPLICATION_ID = 0x474C4E53  # "GLNS": marks a SQLite file as a GrammarLens project
 PROJECT_SUFFIX = ".grammarlens"
 BUSY_TIMEOUT_MS = 3000
-_SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 class ProjectDatabase:
@@ -85,7 +84,8 @@ def open_project(path: str | os.PathLike[str], *, create: bool = False, readonly
         if create:
             return create_project(target)
         raise ProjectError(f"Project file {target} does not exist.", "Check the path, or create a project with 'ingest'.")
-    _check_header(target)
+    if not os.access(target, os.R_OK):  # os.access, not open(): see _check_header
+        raise ProjectError(f"Cannot read {target}.", "Check the file's permissions.")
     if not readonly and not os.access(target, os.W_OK):
         raise ProjectError(
             f"Project file {target} is read-only.",
@@ -94,25 +94,34 @@ def open_project(path: str | os.PathLike[str], *, create: bool = False, readonly
     return _connect(target, new=False, readonly=readonly)
 
 
-def _check_header(path: Path) -> None:
+def _check_header(path: Path, conn: sqlite3.Connection) -> None:
+    """Refuse files that are not GrammarLens projects, asking SQLite rather than reading the file.
+
+    Why not ``open(path).read(100)``: closing any Python file descriptor on the project drops every
+    POSIX lock this process holds on it, including the shared lock of another live connection (a
+    job's worker thread, the GUI's connection).  Another process then believes it closed the last
+    connection, checkpoints and deletes the -wal and -shm files under the live one, whose next write
+    fails with "disk I/O error".  SQLite also sees the header as it stands in the WAL, which a raw
+    read of the main file does not (a newly created project's header may still live only there).
+    """
     try:
-        with open(path, "rb") as fh:
-            head = fh.read(100)
-    except OSError as exc:
-        raise ProjectError(f"Cannot read {path}: {exc.strerror}.", "Check the file's permissions.") from exc
-    if len(head) == 0:
+        app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
+        pages = int(conn.execute("PRAGMA page_count").fetchone()[0])
+    except sqlite3.DatabaseError as exc:
+        if "not a database" in str(exc).lower():
+            raise ProjectError(
+                f"{path} is not a GrammarLens project (not an SQLite file).",
+                "Open a .grammarlens file, or give a new file name to create a project.",
+            ) from exc
+        raise
+    if app_id == APPLICATION_ID:
+        return
+    if pages == 0:
         raise ProjectError(f"{path} is empty, not a GrammarLens project.", "Delete it or choose another file.")
-    if not head.startswith(_SQLITE_MAGIC):
-        raise ProjectError(
-            f"{path} is not a GrammarLens project (not an SQLite file).",
-            "Open a .grammarlens file, or give a new file name to create a project.",
-        )
-    app_id = int.from_bytes(head[68:72], "big")
-    if app_id != APPLICATION_ID:
-        raise ProjectError(
-            f"{path} is an SQLite database but not a GrammarLens project.",
-            "It was left untouched. Give a new file name to create a project.",
-        )
+    raise ProjectError(
+        f"{path} is an SQLite database but not a GrammarLens project.",
+        "It was left untouched. Give a new file name to create a project.",
+    )
 
 
 def _connect(path: Path, *, new: bool, readonly: bool = False) -> ProjectDatabase:
@@ -127,6 +136,7 @@ def _connect(path: Path, *, new: bool, readonly: bool = False) -> ProjectDatabas
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         conn.execute("PRAGMA foreign_keys = ON")
         if not new:
+            _check_header(path, conn)
             _check_integrity(path, conn)
         if not readonly:
             if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
