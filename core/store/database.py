@@ -70,6 +70,14 @@ def create_project(path: str | os.PathLike[str]) -> ProjectDatabase:
         raise ProjectError(f"{target} already exists.", "Choose another file name, or open it instead.")
     if not target.parent.exists():
         raise ProjectError(f"The folder {target.parent} does not exist.", "Create it first or choose another place.")
+    # Claim the name atomically before SQLite sees it: if creating fails, _connect deletes the file, and that
+    # must be our own empty file, never one another process created a moment ago and has open.
+    try:
+        os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))
+    except FileExistsError:
+        raise ProjectError(f"{target} already exists.", "Choose another file name, or open it instead.") from None
+    except OSError as exc:
+        raise ProjectError(f"Cannot create {target}: {exc.strerror}.", "Choose a writable folder.") from exc
     return _connect(target, new=True)
 
 

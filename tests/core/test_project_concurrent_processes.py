@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from core.models import Language
@@ -80,3 +81,41 @@ def test_two_processes_share_a_project_without_io_errors(tmp_path: Path) -> None
         assert get_language(project) is not None
         set_language(project, Language("after", "abcd1234", "user"))
         assert get_language(project).name == "after"
+
+
+_CREATOR = r"""
+import json, sys, time
+from pathlib import Path
+from core.errors import GrammarLensError
+from core.store import create_project
+
+folder, rounds, start_at = Path(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+time.sleep(max(0.0, start_at - time.time()))  # both processes start creating together
+made, refused, other = 0, 0, []
+for i in range(rounds):
+    try:
+        create_project(folder / f"p{i}.grammarlens").close()
+        made += 1
+    except GrammarLensError as exc:
+        refused += 1
+        if "already exists" not in str(exc):
+            other.append(str(exc))
+print(json.dumps({"made": made, "refused": refused, "other": other}))
+"""
+
+
+def test_two_processes_creating_the_same_projects_never_lose_one(tmp_path: Path) -> None:
+    """Each name is won by exactly one process; the other is told it exists and deletes nothing."""
+    rounds = 150
+    start_at = str(time.time() + 3.0)  # after both interpreters have imported core.store
+    procs = [subprocess.Popen([sys.executable, "-c", _CREATOR, str(tmp_path), str(rounds), start_at], cwd=REPO,
+                              stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    results = [json.loads(p.communicate(timeout=60)[0]) for p in procs]
+    assert all(r["other"] == [] for r in results), results
+    assert sum(r["made"] for r in results) == rounds
+    for i in range(rounds):
+        project = open_project(tmp_path / f"p{i}.grammarlens")
+        try:
+            assert project.schema_version() > 0
+        finally:
+            project.close()
