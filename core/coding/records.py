@@ -30,10 +30,9 @@ class Pin:
 
 
 @dataclass(frozen=True)
-class Decision:
-    """One row of a feature's history: the whole state after an act of the coder of record."""
+class NewDecision:
+    """What one act of the coder says about a feature: the row to insert (the store assigns ``id``, ``batch``)."""
 
-    id: int
     feature_id: str
     parent_id: str
     action: str
@@ -45,8 +44,15 @@ class Decision:
     created_at: str
     classification_id: int | None = None
     undoes: int | None = None
-    batch: int | None = None
     pins: tuple[Pin, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class Decision(NewDecision):
+    """One row of a feature's history: the whole state after an act of the coder of record."""
+
+    id: int = field(kw_only=True)
+    batch: int | None = field(default=None, kw_only=True)
 
     @property
     def has_value(self) -> bool:

@@ -7,32 +7,13 @@ one transaction, and the history of a feature is never rewritten.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from core.coding.records import Decision, Pin
+from core.coding.records import Decision, NewDecision, Pin
 from core.store.database import ProjectDatabase
 
 _COLUMNS = ("id, feature_id, parent_id, action, status, code, label, note, reviewer, created_at, classification_id, "
             "undoes, batch")
-
-
-@dataclass(frozen=True)
-class NewDecision:
-    """A decision row to insert (``id``, ``batch`` are assigned on insert)."""
-
-    feature_id: str
-    parent_id: str
-    action: str
-    status: str
-    code: str | None
-    label: str | None
-    note: str | None
-    reviewer: str
-    created_at: str
-    classification_id: int | None = None
-    undoes: int | None = None
-    pins: tuple[Pin, ...] = field(default=())
 
 
 def insert_decisions(project: ProjectDatabase, rows: Sequence[NewDecision]) -> list[int]:
