@@ -20,6 +20,7 @@ class ParagraphKind(str, Enum):
     TOC = "toc"
     BIBLIOGRAPHY = "bibliography"
     INDEX = "index"
+    ENTRY = "entry"  # dictionary entry: headword, pronunciation, part of speech, gloss, examples
 
 
 class LabelSource(str, Enum):

@@ -31,7 +31,8 @@ class Fragment:
     x1: float
     y1: float
     size: float
-    bold: bool
+    bold: bool  # every span bold
+    opens_bold: bool = False  # the first span bold: a dictionary headword or a run-in term
 
     @property
     def width(self) -> float:
@@ -105,12 +106,13 @@ def fragments_from_dict(page_dict: dict) -> list[Fragment]:
                 text = span["text"]
                 if not text or text.isspace():
                     continue
-                bold = bool(span["flags"] & BOLD_FLAG) or "Bold" in span["font"]
+                bold = opens_bold = bool(span["flags"] & BOLD_FLAG) or "Bold" in span["font"]
                 size = span["size"]
             elif not spans:
                 continue
             else:
                 size, longest, bold = spans[0]["size"], -1, True
+                opens_bold = None
                 parts = []
                 for s in spans:
                     t = s["text"]
@@ -118,7 +120,10 @@ def fragments_from_dict(page_dict: dict) -> list[Fragment]:
                     if not t or t.isspace():
                         continue
                     flags = s["flags"]
-                    if bold and not (flags & BOLD_FLAG or "Bold" in s["font"]):
+                    span_bold = bool(flags & BOLD_FLAG) or "Bold" in s["font"]
+                    if opens_bold is None:
+                        opens_bold = span_bold
+                    if bold and not span_bold:
                         bold = False
                     if not flags & SUPERSCRIPT_FLAG and len(t) > longest:
                         size, longest = s["size"], len(t)
@@ -126,7 +131,7 @@ def fragments_from_dict(page_dict: dict) -> list[Fragment]:
                 if not text or text.isspace():
                     continue
             x0, y0, x1, y1 = line["bbox"]
-            append(Fragment(text, x0, y0, x1, y1, round(size, 1), bold))
+            append(Fragment(text, x0, y0, x1, y1, round(size, 1), bold, bool(opens_bold)))
     return out
 
 

@@ -29,7 +29,9 @@ from core.ingest.layout import Fragment, Row, build_rows, fragments_from_dict
 from core.ingest.page_numbers import PageLabel, labels_from_furniture, labels_from_pdf
 from core.ingest.pdf_open import SCANNED_CHARS_PER_PAGE, ocr_available, open_pdf, scanned_error, sha256_of
 from core.ingest.sections import SEPARATOR, SectionIndex, marks_from_headings, marks_from_outline, section_kind
-from core.ingest.segment import Draft, PlacedRow, mark_hanging_columns, segment, split_hanging_indents
+from core.ingest.segment import (
+    Draft, PlacedRow, mark_hanging_columns, opens_entry, segment, split_dictionary_entries, split_hanging_indents,
+)
 from core.ingest.text import LazyVocabulary, clean, join_prose_lines
 from core.models import LabelSource, Language, Paragraph, ParagraphKind, Rect
 from core.progress import Progress
@@ -230,7 +232,7 @@ def build_paragraphs(
     for index, rows in enumerate(rows_by_page):
         placed.extend(_place_rows(rows, index, pages[index].height, body_size, margins))
     mark_hanging_columns(placed)
-    drafts = segment(placed, body_size)
+    drafts = split_dictionary_entries(segment(placed, body_size))
     sections = SectionIndex(marks_from_outline(toc, [p.height for p in pages]))
     if not sections:
         sections = SectionIndex(marks_from_headings([
@@ -330,6 +332,8 @@ def _paragraph(draft: Draft, labels: list[PageLabel], sections: SectionIndex, vo
         kind = ParagraphKind(special)
     elif kind is ParagraphKind.PROSE and first.page < 0.15 * n_pages and _looks_like_toc(lines):
         kind = ParagraphKind.TOC
+    elif kind is ParagraphKind.PROSE and opens_entry(first.row, text):
+        kind = ParagraphKind.ENTRY
     label = labels[first.page]
     return Paragraph(
         id=0, document_id=0, seq=0, pdf_page=first.page + 1, page_label=label.label, label_source=label.source,

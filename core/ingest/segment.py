@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from core.ingest.entries import starts_entry
 from core.ingest.layout import Row
 from core.models import ParagraphKind
 
@@ -297,6 +298,35 @@ def split_hanging_indents(drafts: list[Draft], is_list_section) -> list[Draft]:
             flush_run()
             out.append(draft)
     flush_run()
+    return out
+
+
+def opens_entry(row: Row, text: str | None = None) -> bool:
+    """Whether a printed line (or the paragraph ``text`` it opens) opens a dictionary entry
+    (core.ingest.entries).  A line that opens in bold may open with a headword."""
+    bold = bool(row.fragments) and row.fragments[0].opens_bold
+    return starts_entry(row.text if text is None else text, bold_headword=bold)
+
+
+def split_dictionary_entries(drafts: list[Draft]) -> list[Draft]:
+    """Cut prose paragraphs at every line that opens a dictionary entry.
+
+    Dictionaries set without indents (each entry flush left under a little space) read as running
+    prose, so a column of entries becomes one paragraph, and an entry that decides a feature
+    ("a [à] art. the") drowns in its neighbours.  An entry start is specific enough (headword,
+    bracketed pronunciation, part-of-speech label) that prose of a grammar is left as it is.
+    """
+    out: list[Draft] = []
+    for draft in drafts:
+        if draft.kind is not ParagraphKind.PROSE or len(draft.rows) < 2:
+            out.append(draft)
+            continue
+        cuts = [0] + [i for i in range(1, len(draft.rows)) if opens_entry(draft.rows[i].row)]
+        if len(cuts) == 1:
+            out.append(draft)
+            continue
+        for start, end in zip(cuts, cuts[1:] + [len(draft.rows)]):
+            out.append(Draft(ParagraphKind.PROSE, draft.rows[start:end]))
     return out
 
 

@@ -16,6 +16,7 @@ from typing import Iterable
 import numpy as np
 
 from core.catalog.model import Feature
+from core.ingest.entries import parse_entry
 from core.models import Paragraph, ParagraphKind
 from core.progress import Progress
 from core.retrieval.bm25 import BM25Index
@@ -53,8 +54,22 @@ class Hit:
 
 
 def search_text(paragraph: Paragraph) -> str:
-    """What BM25 and the vocabulary see: the section path (headings are strong evidence) and the text."""
+    """What BM25 and the reranker see: the section path (headings are strong evidence) and the text."""
     return embedding_text(paragraph)
+
+
+def vocabulary_text(paragraph: Paragraph) -> str:
+    """What the feature's phrases are matched against.
+
+    For a dictionary entry, its definition in words ("definite article the", core.ingest.entries):
+    the part of speech and gloss say what the word is, while the English translations of its
+    examples contain every common word and would match any feature.  Everything else: search_text.
+    """
+    if paragraph.kind is ParagraphKind.ENTRY:
+        entry = parse_entry(paragraph.text)
+        if entry is not None:
+            return entry.definition
+    return search_text(paragraph)
 
 
 @dataclass
@@ -68,7 +83,7 @@ class ProjectIndex:
 
     def __post_init__(self) -> None:
         if self.phrases is None:
-            self.phrases = PhraseIndexSource(lambda: [search_text(p) for p in self.paragraphs])
+            self.phrases = PhraseIndexSource(lambda: [vocabulary_text(p) for p in self.paragraphs])
 
 
 _INDEXES: dict[str, ProjectIndex] = {}
@@ -142,7 +157,8 @@ def retrieve(
             )
             timings["embedded"] = computed
     ranked = rank_candidates(texts, feature, settings, bm25=bm25, embeddings=embeddings, furniture=furniture,
-                             bm25_vocabulary=pool.bm25_vocabulary)
+                             bm25_vocabulary=pool.bm25_vocabulary,
+                             vocabulary_texts=[vocabulary_text(p) for p in candidates])
     timings["rerank_s"] = time.perf_counter() - start
     progress.step(3, 3, "done")
     return [

@@ -40,7 +40,8 @@ def test_dictionary_entries_are_paragraphs_headword_first(book, paragraphs) -> N
     _path, entries = book
     dictionary = [p for p in paragraphs if p.pdf_page > GRAMMAR_PAGES]
     starts = [(p.pdf_page, p.text.split()[0]) for p in dictionary]
-    assert len(entries) > 250 and all(p.kind is ParagraphKind.PROSE for p in dictionary)
+    assert len(entries) > 250 and all(p.kind is ParagraphKind.ENTRY for p in dictionary)
+    assert not any(p.kind is ParagraphKind.ENTRY for p in paragraphs if p.pdf_page <= GRAMMAR_PAGES)
     assert set(starts) <= set(entries), "a paragraph starts inside an entry"
     # Known limit: an entry that opens a page after a finished line is taken as the previous entry
     # running on (a lower-case word continues a sentence over a page break); all others are found.
