@@ -34,6 +34,11 @@ IDIOMS: tuple[tuple[str, ...], ...] = tuple(
         "in many cases", "in such cases", "in such a case", "in both cases", "in all cases", "in other cases",
         "in either case", "in any case", "in which case", "in case", "in each case", "in few cases",
         "is the case", "be the case", "was the case", "are the case", "not the case", "the case of",
+        # "case" as "instance": a count of occurrences or a situation, never a grammatical case
+        "no cases of", "no case of", "no cases where", "cases where", "case where", "cases in which",
+        "case in which", "cases when", "such cases", "a case of", "particular cases", "special case",
+        "special cases", "rare cases", "exceptional cases", "isolated cases", "for the case",
+        "the case that", "the case for", "the case with",
     )
 )
 _MASK = "\x00"

@@ -181,3 +181,17 @@ def test_sections_and_kinds_are_filled(ingested: dict, name: str) -> None:
         assert ParagraphKind.INDEX in kinds
     with_section = sum(1 for p in paragraphs if p.section)
     assert with_section / len(paragraphs) > 0.9
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_dictionary_entries_stand_alone_and_only_in_dictionaries(ingested: dict, name: str) -> None:
+    """Each entry of the two dictionaries is a paragraph of its own (Chakali's are set without indents
+    and were glued into one paragraph per column); the five grammars have no entry paragraphs at all."""
+    entries = [p for p in ingested[name] if p.kind is ParagraphKind.ENTRY]
+    if name not in DICTIONARIES:
+        assert entries == []
+        return
+    assert len(entries) > 0.6 * sum(1 for p in ingested[name] if p.kind in (ParagraphKind.ENTRY, ParagraphKind.PROSE))
+    # an entry paragraph holds one entry: a second "headword [pronunciation] pos." start is rare
+    glued = [p for p in entries if len(re.findall(r"(?:^|\. )\d?[^\s\[\]•]+ \[[^\]]{1,40}\] (?:n|v|adj|adv)\.", p.text)) > 1]
+    assert len(glued) < 0.02 * len(entries), [p.text[:120] for p in glued[:5]]

@@ -97,3 +97,20 @@ def test_metalanguage_idioms_do_not_count_as_the_topic() -> None:
         feature.vocabulary, value_weight=2.0,
     )
     assert idiom == 0.0 and topic > 1.0
+
+
+def test_case_meaning_instance_is_not_grammatical_case() -> None:
+    """Counting occurrences ('we found no cases of') or situations ('cases where') names no case system."""
+    from core.catalog import load_catalog
+    from core.retrieval.vocabulary import vocabulary_scores
+
+    feature = load_catalog().get("GB070")
+    scores = vocabulary_scores(
+        ["We found no cases of a verb without a subject.",
+         "There are cases where the object is fronted, and a case of doubling.",
+         "It is often the case that only the final constituent is questioned, as is the case for negation.",
+         "Nouns carry no case markers; the function of a noun phrase is shown by word order."],
+        feature.vocabulary, value_weight=2.0,
+    )
+    assert list(scores[:3]) == [0.0, 0.0, 0.0]
+    assert scores[3] > 0.0
