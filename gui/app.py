@@ -86,8 +86,11 @@ def run_app(argv: list[str]) -> int:
     app = make_application()
     from gui.main_window import MainWindow
 
+    from gui.error_reporting import install_exception_hooks
+
     store = QSettings()
     window = MainWindow(store)
+    install_exception_hooks(window.show_error)  # an exception nobody caught: the window's error dialog, not stderr
     window.show()
     if args.path:
         path = Path(args.path).expanduser()

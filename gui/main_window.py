@@ -22,7 +22,7 @@ from core.models import Paragraph, Rect
 from gui import backend, file_dialogs
 from gui.about import show_about
 from gui.coding_pass import CodingController, CodingPanel, CodingPassBar, connect_coding
-from gui.error_dialog import error_box
+from gui.error_reporting import ErrorReporter
 from gui.evidence_panel import EvidencePanel
 from gui.feature_controller import FeatureController
 from gui.language_dialog import edit_language
@@ -66,6 +66,8 @@ class MainWindow(QMainWindow):
         self.coding = CodingController(self.state, self.runner, self.projects, self.features,
                                        lambda: self.settings, self)
         self.references = ReferenceSource(self.runner, self.store, self)  # WALS/Grambank values, per project
+        self.errors = ErrorReporter(self, lambda text, ms: self.statusBar().showMessage(text, ms),
+                                    self.projects.abandon)  # every failure's dialog, once per burst
         self.catalog: Catalog | None = None
         self.profile_view: ProfileView | None = None
         self.profile_dock: QDockWidget | None = None
@@ -187,6 +189,7 @@ class MainWindow(QMainWindow):
         for source in (p, f, self.coding, self.references):
             source.failed.connect(self.show_error)
         self.runner.failed.connect(self.show_error)
+        self.errors.shown.connect(self.errorShown)
         connect_references(self.references, p, self.coding, self)
         p.opened.connect(self._project_opened)
         p.aboutToClose.connect(self.save_layout)
@@ -351,11 +354,8 @@ class MainWindow(QMainWindow):
 
     # ================================================================== dialogs, settings, profile, close
     def show_error(self, title: str, exc: BaseException) -> QMessageBox:
-        """Tell the person what went wrong and what to do (see :func:`gui.error_dialog.error_box`)."""
-        self.last_message_box = error_box(self, title, exc)
-        text = getattr(exc, "message", str(exc))
-        self.statusBar().showMessage(text, 10000)
-        self.errorShown.emit(text)
+        """Tell what went wrong and what to do, one box per burst of one error (see :mod:`gui.error_reporting`)."""
+        self.last_message_box = self.errors.report(title, exc)
         return self.last_message_box
 
     def open_settings(self) -> SettingsDialog:

@@ -6,7 +6,7 @@ the window used to track it in a dict keyed by strings ("retrieve", "classify"),
 started (cancel it, ask whether it still runs), says what happens on success, failure or cancel,
 and asks for the task bar with :meth:`Operation.with_progress`.  The :class:`OperationRunner`
 knows which operations the person can see and cancel (the task bar listens to it) and reports
-failures nobody handled.  Threads, signals and cancellation are :mod:`gui.workers`' job; the
+failures nobody handled, and every bug (a failure callback may not swallow one).  Threads, signals and cancellation are :mod:`gui.workers`' job; the
 idea follows Anki's ``QueryOp(parent, op).success(...).failure(...).with_progress(...)``.
 """
 
@@ -16,7 +16,9 @@ from typing import Callable, Generic, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
+from core.errors import GrammarLensError
 from core.progress import Progress
+from gui.error_dialog import SHOWN_MARK
 from gui.workers import Worker, WorkerPool
 
 T = TypeVar("T")
@@ -27,7 +29,7 @@ class OperationRunner(QObject):
 
     changed = Signal()  # the visible operations changed (one started or finished)
     progressed = Signal(str, int, int, str)  # label, done, total, message of a visible operation
-    failed = Signal(str, object)  # label, exception: a failure no ``failure`` callback handled
+    failed = Signal(str, object)  # label, exception: a failure no ``failure`` callback handled, or any bug
 
     def __init__(self, pool: WorkerPool | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -146,10 +148,17 @@ class Operation(Generic[T]):  # noqa: PLW1641 - hashed by identity, kept in the 
             callback(value)  # type: ignore[arg-type]
 
     def _on_error(self, exc: BaseException) -> None:
-        if not self._failure:
-            self.runner.failed.emit(self.label or "A background task failed", exc)
+        """``failure`` callbacks handle a user's error; nobody may swallow a bug.
+
+        A :class:`core.errors.GrammarLensError` goes to the ``failure`` callbacks (a panel says it
+        in place, a quiet look-ahead drops it), or to the runner when there are none.  Any other
+        exception is a bug in GrammarLens: the callbacks still run (they put their panel back),
+        then the runner reports it with its traceback, unless a callback already showed it.
+        """
         for callback in self._failure:
             callback(exc)
+        if not self._failure or not (isinstance(exc, GrammarLensError) or getattr(exc, SHOWN_MARK, False)):
+            self.runner.failed.emit(self.label or "A background task failed", exc)
 
     def _on_cancelled(self) -> None:
         for callback in self._cancelled:

@@ -67,6 +67,16 @@ class ProjectController(QObject):
         self.state.close_project()
         self.closed.emit()
 
+    def abandon(self) -> None:
+        """A step failed with a bug: roll back whatever it left pending on the window's connection.
+
+        Every write of core runs in one transaction that rolls back on any exception, so this is a
+        safety net: a transaction left open would hold the project's write lock and fail every
+        next action (and every job) with "locked".
+        """
+        if self.project is not None and self.project.conn.in_transaction:
+            self.project.conn.rollback()
+
     def new(self, path: Path) -> bool:
         """Create an empty project at ``path`` (the suffix is added when missing) and open it."""
         if path.suffix != PROJECT_SUFFIX:
