@@ -24,12 +24,18 @@ NEI_PHRASES = (
     "not enough info", "cannot be determined", "can not be determined", "unknown", "undetermined",
     "no information", "not stated", "n/a", "na",
 )
-_THINK = re.compile(r"<think>.*?</think>", re.S | re.I)
-_FENCE = re.compile(r"```[a-zA-Z]*\s*(.*?)```", re.S)
+# Every pattern here runs in time linear in the answer's length, whatever the answer: a pattern whose
+# repeated part can be matched two ways (``\s*#?\s*``, ``[\s*]*`` before ``^`` in multiline mode, a
+# lazy ``.*?`` from an opening that is never closed) backtracks quadratically, and a garbage answer of
+# 100,000 spaces or newlines then takes minutes (tests/core/test_llm_parse.py times the worst shapes).
+_THINK_TAG = re.compile(r"</?think>", re.I)
+_FENCE = re.compile(r"```[a-zA-Z]*+\s*+(.*?)```", re.S)  # possessive: no backtracking into the language tag
 _CONCLUSION = re.compile(r"\bconclusion\b[*_`#\s]*(?:[:：]|[-–—]|\n)", re.I)
-_CITED_LINE = re.compile(r"(?im)^[\s*_#>-]*(?:cited\s+|relevant\s+)?paragraphs?(?:\s+(?:used|cited|relied on))?"
-                         r"[*_`\s]*[:：][*_`\s]*(.*)$")
-_CITED_INLINE = re.compile(r"(?i)(?:paragraphs?|¶)\s*#?\s*(\d+(?:\s*(?:,|and|&|-|–)\s*#?\d+)*)|\[(\d+)\]")
+_CITED_LINE = re.compile(r"(?im)^(?:[^\S\n]|[*_#>-])*(?:cited\s+|relevant\s+)?paragraphs?"
+                         r"(?:\s+(?:used|cited|relied on))?[*_`\s]*[:：][*_`\s]*(.*)$")
+_CITED_INLINE = re.compile(r"(?i)(?:paragraphs?|¶)\s*(?:#\s*)?(\d+(?:\s*(?:,|and|&|-|–)\s*#?\d+)*)|\[(\d+)\]")
+MAX_NUMBER_DIGITS = 6  # a longer paragraph number or case count is garbage (int() of 4,300+ digits raises)
+MAX_CITATIONS = 1_000  # an answer citing more paragraphs than this is garbage: read no further
 _PART_VALUE = r"1|0|yes|no|present|absent|true|false"
 
 
@@ -52,6 +58,7 @@ class ParsedAnswer:
     cited_numbers: list[int] = field(default_factory=list)
     problem: str | None = None  # why (some) values could not be read
     conclusion_text: str = ""
+    unreadable_citations: list[str] = field(default_factory=list)  # JSON citations that name no paragraph ("²")
 
     @property
     def ok(self) -> bool:
@@ -64,19 +71,40 @@ def key(text: str) -> str:
 
 
 def strip_thinking(text: str) -> str:
-    """Drop reasoning-model ``<think>`` blocks, including an unclosed one or a stray closing tag."""
-    text = _THINK.sub("", text)
-    low = text.lower()
-    if "</think>" in low:
-        text = text[low.rindex("</think>") + len("</think>"):]
-    elif "<think>" in low:
-        text = text[: low.index("<think>")]
+    """Drop reasoning-model ``<think>`` blocks, including an unclosed one or a stray closing tag.
+
+    A block runs from an opening tag to the first closing tag after it (what ``<think>.*?</think>``
+    matches), found by one pass over the tags instead of that pattern, which rescans to the end of
+    the text from every opening tag that is never closed.
+    """
+    kept, pos, opened = [], 0, None
+    for tag in _THINK_TAG.finditer(text):
+        closing = tag.group().startswith("</")
+        if opened is None and not closing:
+            opened = tag.start()
+        elif opened is not None and closing:
+            kept.append(text[pos:opened])
+            pos, opened = tag.end(), None
+    kept.append(text[pos:])
+    text = "".join(kept)
+    tags = list(_THINK_TAG.finditer(text))
+    closes = [t for t in tags if t.group().startswith("</")]
+    if closes:  # a stray closing tag: everything before it was reasoning
+        text = text[closes[-1].end():]
+    elif tags:  # an unclosed block: everything after it is reasoning
+        text = text[: tags[0].start()]
     return text.strip()
 
 
 def parse_answer(content: str | None, spec: Feature, evidence_count: int = 0) -> ParsedAnswer:
-    """Read values, reasoning and cited paragraph numbers from a raw answer."""
-    text = strip_thinking(content or "")
+    """Read values, reasoning and cited paragraph numbers from a raw answer.
+
+    Never raises, whatever ``content`` holds: garbage is an answer with a ``problem`` (stored
+    without a value, online and from batch files alike).
+    """
+    if not isinstance(content, str):
+        content = "" if content is None else str(content)
+    text = strip_thinking(content)
     if not text:
         return ParsedAnswer(problem="The model returned an empty answer.")
     data = _json_object(text)
@@ -86,7 +114,11 @@ def parse_answer(content: str | None, spec: Feature, evidence_count: int = 0) ->
         answer = _from_text(text, spec)
     answer.cited_numbers, bad = _clean_numbers(answer.cited_numbers, evidence_count)
     if bad and answer.problem is None and evidence_count:
-        answer.reasoning += f"\n[GrammarLens: ignored citations of paragraphs that were not offered: {bad}]"
+        shown = ", ".join(map(str, bad[:20])) + (", ..." if len(bad) > 20 else "")
+        answer.reasoning += f"\n[GrammarLens: ignored citations of paragraphs that were not offered: [{shown}]]"
+    if answer.unreadable_citations and answer.problem is None:
+        shown = ", ".join(answer.unreadable_citations[:5]) + (", ..." if len(answer.unreadable_citations) > 5 else "")
+        answer.reasoning += f"\n[GrammarLens: ignored citations that are not paragraph numbers: {shown}]"
     return answer
 
 
@@ -98,7 +130,7 @@ def _json_object(text: str) -> dict | None:
             continue
         try:
             obj = json.loads(cand[start:end + 1])
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, a number of 4,300+ digits, nesting too deep
             continue
         if isinstance(obj, dict):
             return obj
@@ -108,8 +140,15 @@ def _json_object(text: str) -> dict | None:
 def _from_json(data: dict, spec: Feature) -> ParsedAnswer:
     answer = ParsedAnswer(reasoning=str(data.get("reasoning") or "").strip())
     cited = data.get("cited_paragraphs") or data.get("paragraphs") or []
-    answer.cited_numbers = [int(n) for n in cited if isinstance(n, (int, float, str)) and str(n).strip().isdigit()] \
-        if isinstance(cited, list) else []
+    if isinstance(cited, str):  # "1, 2" instead of [1, 2]
+        answer.cited_numbers = _numbers_of(cited)
+        cited = []
+    for item in (cited if isinstance(cited, list) else [cited])[:MAX_CITATIONS]:
+        number = _paragraph_number(item)
+        if number is not None:
+            answer.cited_numbers.append(number)
+        elif len(answer.unreadable_citations) <= 5:
+            answer.unreadable_citations.append(_shown(item))
     if spec.is_multilabel:
         raw = data.get("strategies")
         if not isinstance(raw, dict):
@@ -273,7 +312,7 @@ def match_code(raw: str, spec: Feature, options: tuple[tuple[str, str], ...] | N
 
 def _case_range(k: str, spec: Feature) -> str | None:
     """'6 cases' or '7' -> the code of '6-7 cases'; '12 cases' -> '10 or more cases' (labels like WALS 49A's)."""
-    m = re.fullmatch(r"(\d+)(?: cases?)?", k)
+    m = re.fullmatch(r"(\d{1,%d})(?: cases?)?" % MAX_NUMBER_DIGITS, k)
     if not m:
         return None
     n = int(m.group(1))
@@ -288,6 +327,29 @@ def _case_range(k: str, spec: Feature) -> str | None:
     return None
 
 
+def _paragraph_number(item: object) -> int | None:
+    """A JSON citation as a paragraph number: 3, 3.0 or "3" (ASCII digits); None for "²", "3a", true, [3]..."""
+    if isinstance(item, bool):
+        return None
+    if isinstance(item, int):
+        return item if abs(item) < 10 ** MAX_NUMBER_DIGITS else None
+    if isinstance(item, float):
+        return int(item) if item.is_integer() and abs(item) < 10 ** MAX_NUMBER_DIGITS else None
+    if isinstance(item, str):
+        text = item.strip().lstrip("#¶").strip()
+        return int(text) if text.isascii() and text.isdigit() and len(text) <= MAX_NUMBER_DIGITS else None
+    return None
+
+
+def _shown(item: object, limit: int = 20) -> str:
+    """A short, printable form of a JSON value (control characters and lone surrogates escaped)."""
+    try:
+        text = json.dumps(item, ensure_ascii=False).encode("utf-8", "backslashreplace").decode("utf-8")
+    except (ValueError, RecursionError):
+        text = type(item).__name__
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _cited_from_text(text: str) -> list[int]:
     lines = _CITED_LINE.findall(text)
     if lines:
@@ -299,14 +361,20 @@ def _numbers_in(text: str) -> list[int]:
     out: list[int] = []
     for m in _CITED_INLINE.finditer(text):
         out += _numbers_of(m.group(1) or m.group(2))
+        if len(out) >= MAX_CITATIONS:
+            return out[:MAX_CITATIONS]
     return out
 
 
 def _numbers_of(text: str) -> list[int]:
     out: list[int] = []
     for a, b in re.findall(r"(\d+)\s*(?:[-–]\s*(\d+))?", text):
+        if len(a) > MAX_NUMBER_DIGITS or len(b) > MAX_NUMBER_DIGITS:
+            continue
         lo, hi = int(a), int(b) if b else int(a)
         out += list(range(lo, hi + 1)) if 0 <= hi - lo <= 50 else [lo]
+        if len(out) >= MAX_CITATIONS:
+            return out[:MAX_CITATIONS]
     return out
 
 
