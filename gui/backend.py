@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from core.progress import Progress
-from core.store import open_project
+from core.store import create_project, open_project
 from gui.settings import AppSettings, get_api_key
 
 CLASSIFY_CONFIG = "rag"  # the paper's retrieval-augmented configuration
@@ -47,11 +47,35 @@ def load_catalog(progress: Progress) -> Any:
     return catalog
 
 
-def ingest(project_path: Path, pdf_path: Path, progress: Progress, language: str | None = None) -> int:
+def ingest(project_path: Path, pdf_path: Path, progress: Progress, language: str | None = None, *,
+           new_project: bool = False, created: list[Path] | None = None) -> int:
+    """Read a grammar PDF into a project; returns the document's id.
+
+    With ``new_project`` the project file is created here (``O_EXCL``: never one that exists) and noted
+    in ``created``; if reading fails or is cancelled, that file and its ``-wal``/``-shm`` are removed
+    again, so a failed first ingest leaves no empty project behind.  A file this job did not create is
+    never removed.
+    """
     from core.ingest import ingest_pdf
 
-    with open_project(project_path, create=True) as project:
-        return ingest_pdf(project, pdf_path, language=language, progress=progress)
+    if not new_project:
+        with open_project(project_path, create=True) as project:
+            return ingest_pdf(project, pdf_path, language=language, progress=progress)
+    project = create_project(project_path)
+    if created is not None:
+        created.append(project_path)
+    try:
+        with project:
+            return ingest_pdf(project, pdf_path, language=language, progress=progress)
+    except BaseException:
+        remove_project_files(project_path)
+        raise
+
+
+def remove_project_files(path: Path) -> None:
+    """Delete a project file this process made and has closed, with the files SQLite keeps beside it."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
 def retrieve(project_path: Path, feature: Any, settings: AppSettings, progress: Progress) -> list[Any]:

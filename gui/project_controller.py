@@ -131,6 +131,8 @@ class ProjectController(QObject):
         if target is None or projects.is_demo_project(target):
             target = projects.project_for_pdf(pdf_path)
         opening_other = target != self.state.project_path
+        new_project = opening_other and not target.exists()  # made for this PDF: removed again if reading fails
+        created: list[Path] = []  # the job notes the file once it made it (never one it found)
         added = [False]
         self.message.emit(f"Reading {pdf_path.name}…", 0)
 
@@ -142,17 +144,24 @@ class ProjectController(QObject):
             else:
                 self.reload_documents(int(document_id))
 
-        def failed(exc: BaseException) -> None:
-            if opening_other:
-                discard_empty_project(target)
+        def failed(exc: BaseException) -> None:  # the job removed a project it made; the window is as it was
             self.failed.emit(f"Cannot read {pdf_path.name}", exc)
 
         def cancelled() -> None:
-            if opening_other:
-                discard_empty_project(target)
-            self.message.emit("Reading the grammar was cancelled; the project is as it was.", 8000)
+            if created:  # Cancel came after the job had finished: nobody asked for this project any more
+                backend.remove_project_files(target)
+            known = len(self.state.documents)
+            if not opening_other:
+                self.reload_documents()  # a Cancel that came too late: the grammar is in, so show it
+            if len(self.state.documents) > known:
+                self.message.emit(f"{pdf_path.name} was read completely before Cancel arrived; it was added.", 8000)
+            else:
+                self.message.emit("Reading the grammar was cancelled; the project is as it was.", 8000)
 
-        self._ingest = (Operation(self.runner, lambda progress: backend.ingest(target, pdf_path, progress))
+        def job(progress) -> int:
+            return backend.ingest(target, pdf_path, progress, new_project=new_project, created=created)
+
+        self._ingest = (Operation(self.runner, job)
                         .success(done).failure(failed).cancelled(cancelled)
                         .finished(lambda: self.ingestFinished.emit(added[0]))
                         .with_progress(f"Reading {pdf_path.name}").run_in_background())
@@ -174,16 +183,3 @@ class ProjectController(QObject):
                 return self.open(path)
         return False
 
-
-def discard_empty_project(path: Path) -> None:
-    """A project created only for a failed ingest holds nothing; don't leave it lying around."""
-    if not path.exists():
-        return
-    try:
-        with open_project(path) as project:
-            empty = not repository.list_documents(project)
-    except GrammarLensError:
-        return
-    if empty:
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{path}{suffix}").unlink(missing_ok=True)
