@@ -12,7 +12,8 @@ to a paragraph the project does not have or a printed page the book does not hav
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+import functools
+from typing import Callable, Iterable, ParamSpec, Sequence, TypeVar
 
 from core.coding.records import (ACCEPTED, CODED, NOTE, OVERRIDDEN, UNKNOWN, UNKNOWN_CODE, Decision, Pin)
 from core.coding.values import NOT_ENOUGH_INFORMATION, codable_feature, resolve_value
@@ -20,6 +21,25 @@ from core.errors import GrammarLensError
 from core.store import decisions as store
 from core.store.database import ProjectDatabase
 from core.timestamps import now_iso
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _one_transaction(act: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Run an act of the coder as one write transaction: it reads the state it builds on *inside* it.
+
+    ``BEGIN IMMEDIATE`` makes concurrent acts on one project (the window, a CLI loop, a batch import)
+    queue instead of interleaving: two pins added at once both stay, two undos cancel two decisions,
+    and a refused act (bad value, lock not obtained in time) stores nothing.
+    """
+    @functools.wraps(act)
+    def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        project = args[0]
+        assert isinstance(project, ProjectDatabase)
+        with project.transaction():
+            return act(*args, **kwargs)
+    return run
 
 
 def current(project: ProjectDatabase, feature_id: str) -> Decision | None:
@@ -43,7 +63,7 @@ def make_pins(project: ProjectDatabase, paragraph_ids: Iterable[int] = (),
               page_labels: Iterable[str] = ()) -> tuple[Pin, ...]:
     """Pins for paragraph ids of this project and printed page labels its books have; refuses anything else."""
     ids = [int(i) for i in paragraph_ids]
-    found = store.paragraph_documents(project, ids)
+    found = store.paragraph_documents(project, [i for i in ids if 0 < i < 2 ** 63])  # SQLite's integer range
     missing = [i for i in ids if i not in found]
     if missing:
         raise GrammarLensError(
@@ -60,6 +80,7 @@ def make_pins(project: ProjectDatabase, paragraph_ids: Iterable[int] = (),
     return tuple(dict.fromkeys(pins))
 
 
+@_one_transaction
 def code(project: ProjectDatabase, feature_id: str, value: str, *, paragraph_ids: Sequence[int] | None = None,
          page_labels: Sequence[str] | None = None, note: str | None = None, reviewer: str = "") -> Decision:
     """Set the feature's value by hand (a code, a label or "?"), with or without a model answer.
@@ -87,6 +108,7 @@ def code(project: ProjectDatabase, feature_id: str, value: str, *, paragraph_ids
         reviewer, now_iso(), model[0] if model else None, pins=pins)])[0]
 
 
+@_one_transaction
 def accept(project: ProjectDatabase, classification_id: int, *, feature_id: str | None = None,
            note: str | None = None, reviewer: str = "") -> list[Decision]:
     """Accept a model answer (all its values, or the part ``feature_id`` of a multi-label answer).
@@ -112,6 +134,7 @@ def accept(project: ProjectDatabase, classification_id: int, *, feature_id: str 
     return _append(project, rows)
 
 
+@_one_transaction
 def override(project: ProjectDatabase, classification_id: int, value: str, *, feature_id: str | None = None,
              note: str | None = None, reviewer: str = "") -> Decision:
     """Replace a model answer's value (of the part ``feature_id`` for a multi-label answer) by another one or "?"."""
@@ -129,6 +152,7 @@ def override(project: ProjectDatabase, classification_id: int, value: str, *, fe
         classification_id, pins=(before.pins if before and before.pins else cited))])[0]
 
 
+@_one_transaction
 def add_note(project: ProjectDatabase, feature_id: str, note: str, *, reviewer: str = "",
              classification_id: int | None = None) -> list[Decision]:
     """Add a note to a feature (to each part of a multi-label feature); the value and pins stay."""
@@ -145,6 +169,7 @@ def add_note(project: ProjectDatabase, feature_id: str, note: str, *, reviewer: 
     return _append(project, rows)
 
 
+@_one_transaction
 def pin(project: ProjectDatabase, feature_id: str, paragraph_ids: Sequence[int] = (), page_labels: Sequence[str] = (),
         *, reviewer: str = "") -> Decision:
     """Add pins to a feature (already pinned ones are kept once); the value and note stay."""
@@ -157,6 +182,7 @@ def pin(project: ProjectDatabase, feature_id: str, paragraph_ids: Sequence[int] 
     return _append(project, [_carry(before, fid, fid, "pin", pins=pins, reviewer=reviewer)])[0]
 
 
+@_one_transaction
 def unpin(project: ProjectDatabase, feature_id: str, paragraph_ids: Sequence[int] = (),
           page_labels: Sequence[str] = (), *, reviewer: str = "") -> Decision:
     """Remove pins (by paragraph id or by page label) from a feature."""
@@ -170,6 +196,7 @@ def unpin(project: ProjectDatabase, feature_id: str, paragraph_ids: Sequence[int
     return _append(project, [_carry(before, fid, fid, "unpin", pins=kept, reviewer=reviewer)])[0]
 
 
+@_one_transaction
 def undo(project: ProjectDatabase, feature_id: str, *, reviewer: str = "") -> Decision | None:
     """Cancel the feature's latest decision; returns the one that counts again (None: the feature is undecided).
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pymupdf
 
 from core.errors import PdfError
+from core.store import file_guard
 
 MAX_PAGES = 5000  # beyond this a "grammar" is almost certainly not one book
 SCANNED_CHARS_PER_PAGE = 25  # fewer extractable characters per page than this: image-only
@@ -30,6 +31,7 @@ def open_pdf(path: str | os.PathLike[str]) -> pymupdf.Document:
         raise PdfError(f"{pdf} does not exist.", "Check the path.")
     if pdf.is_dir():
         raise PdfError(f"{pdf} is a folder, not a PDF.", "Give the path of a PDF file.")
+    file_guard.refuse_open_project(pdf, "as a grammar PDF")  # before any open(): see core.store.file_guard
     try:
         with open(pdf, "rb") as fh:
             head = fh.read(1024)

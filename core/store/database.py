@@ -5,8 +5,16 @@ random SQLite file is refused, not silently altered), versioned by ``PRAGMA user
 (one number per applied migration, see :mod:`core.store.migrations`), runs in WAL mode with
 foreign keys on, and every write goes through :meth:`ProjectDatabase.transaction`.
 
-Each thread must open its own :class:`ProjectDatabase`; a connection is never shared across
-threads (``check_same_thread`` stays on to catch mistakes).
+Concurrency is a contract: the window, the CLI and a batch import may use one project at once.
+Every write transaction starts with ``BEGIN IMMEDIATE``, so it takes the write lock *before* it
+reads and waits up to :data:`BUSY_TIMEOUT_MS` for it; a deferred ``BEGIN`` would read first and,
+on upgrading to a writer, fail at once with SQLITE_BUSY (the busy handler is not used there), or
+let two acts that read the same state both write.  Code that computes a new state from the stored
+one does both inside one :meth:`~ProjectDatabase.transaction`.
+
+While a connection is open, nothing else in this process may open the file (see
+:mod:`core.store.file_guard`), and each thread opens its own :class:`ProjectDatabase`; a
+connection is never shared across threads (``check_same_thread`` stays on to catch mistakes).
 """
 
 from __future__ import annotations
@@ -20,19 +28,27 @@ from typing import Iterator
 import sqlite_utils
 
 from core.errors import ProjectError
+from core.store import file_guard
+from core.store.damage import damaged_error
 from core.store.migrations import MIGRATIONS
 
 APPLICATION_ID = 0x474C4E53  # "GLNS": marks a SQLite file as a GrammarLens project
 PROJECT_SUFFIX = ".grammarlens"
-BUSY_TIMEOUT_MS = 3000
+# How long a write waits for another writer (the window, a CLI command, a batch import) to finish.
+# Writers hold the lock for milliseconds (imports commit in small chunks), so 10 s means "stuck".
+BUSY_TIMEOUT_MS = 10_000
 
 
 class ProjectDatabase:
-    """A connection to one project file, migrated to the current schema."""
+    """A connection to one project file, migrated to the current schema (or opened read-only)."""
 
-    def __init__(self, path: Path, db: sqlite_utils.Database) -> None:
+    def __init__(self, path: Path, db: sqlite_utils.Database, *, readonly: bool = False) -> None:
         self.path = path
         self.db = db
+        self.readonly = readonly
+        self._identity = _identity(path)
+        self._closed = False
+        file_guard.register(path)
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -40,27 +56,71 @@ class ProjectDatabase:
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite_utils.Database]:
-        """Run a block of writes atomically; nested blocks become savepoints.
+        """Run a block of reads and writes atomically as *the* writer; nested blocks become savepoints.
 
-        Environment failures (disk full, locked, read-only) surface as :class:`ProjectError`.
+        The outermost block starts with ``BEGIN IMMEDIATE``: it waits for the write lock (at most
+        :data:`BUSY_TIMEOUT_MS`) before the block runs, so whatever the block reads is what its
+        writes build on.  Environment failures (disk full, locked, read-only) surface as
+        :class:`ProjectError`, and the block's writes are rolled back.
         """
+        if self.readonly:
+            raise read_only_error(self.path)
+        conn = self.conn
+        if conn.in_transaction:
+            try:
+                with self.db.atomic():  # a SAVEPOINT inside the running transaction
+                    yield self.db
+            except sqlite3.OperationalError as exc:
+                raise _environment_error(self.path, exc) from exc
+            return
         try:
-            with self.db.atomic():
-                yield self.db
+            conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
             raise _environment_error(self.path, exc) from exc
+        try:
+            self._check_still_ours()
+            yield self.db
+            conn.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            _rollback(conn)
+            raise _environment_error(self.path, exc) from exc
+        except BaseException:
+            _rollback(conn)
+            raise
 
     def schema_version(self) -> int:
         return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
 
     def close(self) -> None:
-        self.db.close()
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self.db.close()
+        finally:
+            file_guard.unregister(self.path)
 
     def __enter__(self) -> "ProjectDatabase":
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def _check_still_ours(self) -> None:
+        """Refuse to write when the file under us was replaced or its write-ahead log deleted.
+
+        A canary, not the defence (that is :mod:`core.store.file_guard`): if another program
+        replaced the project or removed its ``-wal`` while we had it open, what we write would land
+        in a file nobody will ever read again.  Two ``stat`` calls, no descriptor.
+        """
+        if _identity(self.path) != self._identity:
+            raise ProjectError(
+                f"Project file {self.path} was replaced or moved by another program while it was open.",
+                "Nothing was written. Close the project and open it again.")
+        if not os.path.exists(f"{self.path}-wal"):
+            raise ProjectError(
+                f"The write-ahead log of {self.path} was deleted by another program while it was open.",
+                "Nothing was written. Close the project and open it again; restore a backup if work is missing.")
 
 
 def create_project(path: str | os.PathLike[str]) -> ProjectDatabase:
@@ -78,50 +138,128 @@ def create_project(path: str | os.PathLike[str]) -> ProjectDatabase:
         raise ProjectError(f"{target} already exists.", "Choose another file name, or open it instead.") from None
     except OSError as exc:
         raise ProjectError(f"Cannot create {target}: {exc.strerror}.", "Choose a writable folder.") from exc
-    return _connect(target, new=True)
+    return _connect_new(target)
 
 
-def open_project(path: str | os.PathLike[str], *, create: bool = False, readonly: bool = False) -> ProjectDatabase:
+def open_project(path: str | os.PathLike[str], *, create: bool = False, readonly: bool = False,
+                 backup: bool = True) -> ProjectDatabase:
     """Open an existing project (or create it when ``create`` is true and it is missing).
 
     Refuses, without writing a byte, files that are not SQLite, SQLite files that are not
-    GrammarLens projects, corrupt files and projects written by a newer GrammarLens.
+    GrammarLens projects, damaged files (naming the newest good backup) and projects written by a
+    newer GrammarLens.  A file this process may not write (a CD, a shared drive, a colleague's
+    file) opens read-only: reading works, and a write says "read-only" with the path.  Opening a
+    writable project keeps a backup beside it, at most one an hour (``backup=False`` skips it,
+    for short-lived helper connections of a process that already opened the project).
     """
     target = Path(path)
     if not target.exists():
         if create:
             return create_project(target)
         raise ProjectError(f"Project file {target} does not exist.", "Check the path, or create a project with 'ingest'.")
-    if not os.access(target, os.R_OK):  # os.access, not open(): see _check_header
+    if not os.access(target, os.R_OK):  # os.access, not open(): see core.store.file_guard
         raise ProjectError(f"Cannot read {target}.", "Check the file's permissions.")
-    if not readonly and not os.access(target, os.W_OK):
-        raise ProjectError(
-            f"Project file {target} is read-only.",
-            "Copy it somewhere writable or change its permissions; it was left untouched.",
-        )
-    return _connect(target, new=False, readonly=readonly)
+    readonly = readonly or not _writable(target)
+    inspected = _inspect(target)
+    if readonly:
+        return _connect_read_only(target, inspected)
+    project = _connect_existing(target, inspected)
+    if backup:
+        from core.store import backups  # backups open projects themselves: imported late to avoid a cycle
+
+        backups.backup_if_due(project, reason="open")
+    return project
+
+
+def read_only_error(path: Path) -> ProjectError:
+    return ProjectError(f"Project file {path} is read-only.",
+                        "Nothing was written. Copy it somewhere writable (or change its permissions) to change it.")
+
+
+def _writable(path: Path) -> bool:
+    """Whether SQLite can write here: the file, and the folder where the -wal and -shm files live."""
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK)
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _uri(path: Path, mode: str) -> str:
+    quoted = str(path.resolve()).replace("?", "%3f").replace("#", "%23")
+    if mode == "immutable":
+        return f"file:{quoted}?mode=ro&immutable=1"
+    return f"file:{quoted}?mode={mode}"
+
+
+def _raw_connect(path: Path, mode: str) -> sqlite3.Connection:
+    """A plain connection: ``mode`` is rwc, rw, ro or immutable (read-only media without -shm)."""
+    try:
+        conn = sqlite3.connect(_uri(path, mode), uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    except sqlite3.OperationalError as exc:
+        raise _environment_error(path, exc) from exc
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    return conn
+
+
+def _inspect(path: Path) -> str:
+    """Check header, integrity and version through a read-only connection; returns the mode that could read.
+
+    Read-only, so that a damaged file is never written to (a read-write open may already replay a
+    journal into it).  A WAL file on read-only media without its -shm can only be read as immutable.
+    A file SQLite cannot read is judged (damaged or never a project) after the connection closed.
+    """
+    damage: str | None = None
+    file_guard.register(path)
+    try:
+        for mode in ("ro", "immutable"):
+            try:
+                conn = _raw_connect(path, mode)
+            except ProjectError:
+                if mode == "immutable":
+                    raise
+                continue
+            try:
+                _check_header(path, conn)
+                _check_integrity(path, conn)
+                _check_version(path, int(conn.execute("PRAGMA user_version").fetchone()[0]))
+                return mode
+            except sqlite3.OperationalError as exc:
+                if mode == "ro" and "unable to open" in str(exc).lower():
+                    continue
+                if not _is_damage(exc):
+                    raise _environment_error(path, exc) from exc
+                damage = str(exc)
+            except sqlite3.DatabaseError as exc:
+                damage = str(exc)
+            finally:
+                conn.close()
+            break
+    finally:
+        file_guard.unregister(path)
+    if damage is not None:
+        raise damaged_error(path, damage)
+    raise ProjectError(f"Project file {path} could not be read.", "Check the file and its folder's permissions.")
+
+
+def _is_damage(exc: sqlite3.Error) -> bool:
+    text = str(exc).lower()
+    return "not a database" in text or "malformed" in text or "corrupt" in text
 
 
 def _check_header(path: Path, conn: sqlite3.Connection) -> None:
     """Refuse files that are not GrammarLens projects, asking SQLite rather than reading the file.
 
-    Why not ``open(path).read(100)``: closing any Python file descriptor on the project drops every
-    POSIX lock this process holds on it, including the shared lock of another live connection (a
-    job's worker thread, the GUI's connection).  Another process then believes it closed the last
-    connection, checkpoints and deletes the -wal and -shm files under the live one, whose next write
-    fails with "disk I/O error".  SQLite also sees the header as it stands in the WAL, which a raw
-    read of the main file does not (a newly created project's header may still live only there).
+    Why not ``open(path).read(100)``: see :mod:`core.store.file_guard`.  SQLite also sees the
+    header as it stands in the WAL, which a raw read of the main file does not (a newly created
+    project's header may still live only there).
     """
-    try:
-        app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
-        pages = int(conn.execute("PRAGMA page_count").fetchone()[0])
-    except sqlite3.DatabaseError as exc:
-        if "not a database" in str(exc).lower():
-            raise ProjectError(
-                f"{path} is not a GrammarLens project (not an SQLite file).",
-                "Open a .grammarlens file, or give a new file name to create a project.",
-            ) from exc
-        raise
+    app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
+    pages = int(conn.execute("PRAGMA page_count").fetchone()[0])
     if app_id == APPLICATION_ID:
         return
     if pages == 0:
@@ -132,46 +270,10 @@ def _check_header(path: Path, conn: sqlite3.Connection) -> None:
     )
 
 
-def _connect(path: Path, *, new: bool, readonly: bool = False) -> ProjectDatabase:
-    uri = f"file:{path}?mode={'ro' if readonly else 'rwc'}"
-    try:
-        conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
-    except sqlite3.OperationalError as exc:
-        raise _environment_error(path, exc) from exc
-    db = sqlite_utils.Database(conn)
-    project = ProjectDatabase(path, db)
-    try:
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        conn.execute("PRAGMA foreign_keys = ON")
-        if not new:
-            _check_header(path, conn)
-            _check_integrity(path, conn)
-        if not readonly:
-            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
-                conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = NORMAL")
-            _migrate(project, new=new)
-        else:
-            _check_version(path, project.schema_version())
-    except sqlite3.DatabaseError as exc:
-        conn.close()
-        if new:
-            with contextlib.suppress(OSError):
-                path.unlink()
-        raise _environment_error(path, exc) from exc
-    except ProjectError:
-        conn.close()
-        raise
-    return project
-
-
 def _check_integrity(path: Path, conn: sqlite3.Connection) -> None:
     rows = conn.execute("PRAGMA quick_check").fetchall()
     if rows != [("ok",)]:
-        raise ProjectError(
-            f"Project file {path} is damaged ({rows[0][0]}).",
-            "It was left untouched. Restore a backup, or re-ingest the grammar into a new project.",
-        )
+        raise sqlite3.DatabaseError(f"database disk image is malformed: {rows[0][0]}")
 
 
 def _check_version(path: Path, version: int) -> None:
@@ -182,33 +284,108 @@ def _check_version(path: Path, version: int) -> None:
         )
 
 
-def _migrate(project: ProjectDatabase, *, new: bool) -> None:
+def _connect_new(path: Path) -> ProjectDatabase:
+    try:
+        conn = _raw_connect(path, "rwc")
+        project = ProjectDatabase(path, sqlite_utils.Database(conn))
+    except ProjectError:
+        with contextlib.suppress(OSError):
+            path.unlink()
+        raise
+    try:
+        _configure(conn)
+        _migrate(project, new=True)
+    except (sqlite3.DatabaseError, ProjectError) as exc:
+        project.close()
+        with contextlib.suppress(OSError):
+            path.unlink()
+        if isinstance(exc, ProjectError):
+            raise
+        raise _environment_error(path, exc) from exc
+    return project
+
+
+def _connect_existing(path: Path, inspected: str) -> ProjectDatabase:
+    conn = _raw_connect(path, "rw")
+    project = ProjectDatabase(path, sqlite_utils.Database(conn))
+    try:
+        _configure(conn)
+        _migrate(project, new=False)
+    except sqlite3.DatabaseError as exc:
+        project.close()
+        raise _environment_error(path, exc) from exc
+    except BaseException:
+        project.close()
+        raise
+    return project
+
+
+def _connect_read_only(path: Path, inspected: str) -> ProjectDatabase:
+    conn = _raw_connect(path, inspected)
+    conn.execute("PRAGMA query_only = 1")
+    conn.execute("PRAGMA foreign_keys = ON")
+    project = ProjectDatabase(path, sqlite_utils.Database(conn), readonly=True)
     version = project.schema_version()
-    _check_version(project.path, version)
+    if version < len(MIGRATIONS):
+        project.close()
+        raise ProjectError(
+            f"{path} is read-only and was written by an older GrammarLens (schema {version} of {len(MIGRATIONS)}).",
+            "Copy it somewhere writable and open the copy: it is upgraded on opening.")
+    return project
+
+
+def _configure(conn: sqlite3.Connection) -> None:
+    conn.execute("PRAGMA foreign_keys = ON")
+    if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+        conn.execute("PRAGMA journal_mode = WAL")
+    # NORMAL in WAL mode: a commit survives a crash of the program (kill -9); only an OS crash or
+    # power cut may lose the last commits, never the file's integrity.
+    conn.execute("PRAGMA synchronous = NORMAL")
+
+
+def _migrate(project: ProjectDatabase, *, new: bool) -> None:
+    """Apply the missing migrations, each as one write transaction that re-reads the version.
+
+    Re-reading inside ``BEGIN IMMEDIATE`` lets two processes opening an old project at once agree:
+    the second waits, sees the new version and applies nothing twice.  An existing project is
+    backed up before its first migration.
+    """
+    if project.schema_version() >= len(MIGRATIONS):
+        return
+    if not new and project.schema_version() > 0:
+        from core.store import backups
+
+        backups.make_backup(project, reason=f"before-upgrade-{project.schema_version()}")
     for number, migration in enumerate(MIGRATIONS, start=1):
-        if number <= version:
-            continue
-        with project.db.atomic():
-            if new and number == 1:
+        with project.transaction():
+            version = project.schema_version()
+            _check_version(project.path, version)
+            if number <= version:
+                continue
+            if number == 1:
                 project.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             migration(project.db)
             project.conn.execute(f"PRAGMA user_version = {number}")
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    if conn.in_transaction:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
 
 
 def _environment_error(path: Path, exc: sqlite3.Error) -> ProjectError:
     text = str(exc).lower()
     if "locked" in text or "busy" in text:
         return ProjectError(
-            f"Project file {path} is locked by another program.",
-            "Close other GrammarLens windows or jobs using it and try again.",
+            f"Project file {path} is busy: another GrammarLens window or command kept it locked for more than "
+            f"{BUSY_TIMEOUT_MS // 1000} s.",
+            "Nothing was stored. Try again in a moment, or close the other program using it.",
         )
     if "readonly" in text or "read-only" in text:
-        return ProjectError(f"Project file {path} is read-only.", "Check its permissions; nothing was written.")
+        return read_only_error(path)
     if "disk" in text and "full" in text:
         return ProjectError(f"The disk holding {path} is full.", "Free some space; the last change was rolled back.")
-    if "not a database" in text or "malformed" in text or "corrupt" in text:
-        return ProjectError(
-            f"Project file {path} is damaged or not a GrammarLens project ({exc}).",
-            "It was left untouched. Restore a backup or create a new project.",
-        )
+    if _is_damage(exc):
+        return damaged_error(path, str(exc))
     return ProjectError(f"Project file {path} could not be used: {exc}.", "")

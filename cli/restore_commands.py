@@ -1,0 +1,65 @@
+"""CLI: ``restore`` — list a project's backups, or bring one back.
+
+    restore PROJECT --list            the backups beside PROJECT, newest first, each checked
+    restore PROJECT --from BACKUP     make PROJECT what BACKUP holds
+    restore PROJECT                   the same with the newest backup that is intact
+
+The state a restore replaces is itself kept as a backup (reason ``before-restore``); a damaged
+project is moved aside as ``NAME.damaged-STAMP``, never deleted.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAction) -> None:
+    p = commands.add_parser("restore", help="list a project's backups or restore one (the current state is kept)")
+    p.add_argument("project", type=Path, help="project file (.grammarlens), damaged or not")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--list", action="store_true", help="list the backups, newest first, and whether each is intact")
+    what.add_argument("--from", dest="backup", type=Path, metavar="BACKUP",
+                      help="the backup file to restore (default: the newest intact one)")
+    p.set_defaults(handler=_restore)
+
+
+def _restore(args: argparse.Namespace) -> int:
+    from core.errors import GrammarLensError
+    from core.store import backups
+
+    project: Path = args.project
+    if args.list:
+        return _list(project)
+    if args.backup is None:
+        chosen = backups.newest_good_backup(project)
+        if chosen is None:
+            raise GrammarLensError(f"No intact backup of {project} was found in {backups.backup_dir(project)}.",
+                                   "Backups are made when a project is opened, upgraded or imported into.")
+        source = chosen.path
+    else:
+        source = args.backup
+        if not source.is_file():
+            raise GrammarLensError(f"Backup {source} does not exist.",
+                                   f"List the backups with: python main.py restore \"{project}\" --list")
+    safety = backups.restore_backup(project, source)
+    print(f"Restored {project} from {source.name}.")
+    if safety is not None:
+        print(f"The state it replaced is kept as {safety.path}.")
+    else:
+        print("The damaged file was moved aside beside it (NAME.damaged-STAMP).")
+    return 0
+
+
+def _list(project: Path) -> int:
+    from core.store import backups
+
+    found = backups.list_backups(project)
+    if not found:
+        print(f"No backups of {project} in {backups.backup_dir(project)}.")
+        return 0
+    for b in found:
+        problem = backups.check_backup(b.path)
+        state = "ok" if problem is None else f"DAMAGED ({problem})"
+        print(f"{b.created:%Y-%m-%d %H:%M:%S} UTC  {b.reason:<18} {b.size / 1e6:8.2f} MB  {state}  {b.path}")
+    return 0
