@@ -52,6 +52,10 @@ class ProjectController(QObject):
             self.failed.emit("Cannot open this project", exc)
             return False
         self.close()
+        # A decision the window shows as stored must survive a power cut too, not only a crash of the app:
+        # in WAL mode FULL syncs the log at every commit (core's NORMAL may lose the last commits to an OS
+        # crash).  One fsync per act of the coder, at human speed, on this connection only; jobs keep NORMAL.
+        project.conn.execute("PRAGMA synchronous = FULL")
         self.project = project
         self.state.open_project(target, repository.list_documents(project))
         projects.remember_project(target, self.store)
