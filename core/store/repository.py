@@ -10,11 +10,14 @@ never sees SQL column names.  The other tables have their own modules beside thi
 from __future__ import annotations
 
 import json
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from core.models import Document, LabelSource, Language, Paragraph, ParagraphKind, Rect
 from core.store.database import ProjectDatabase
 from core.timestamps import now_iso
+
+if TYPE_CHECKING:
+    from core.glottocode import GlottocodeCheck
 
 
 def get_language(project: ProjectDatabase) -> Language | None:
@@ -22,14 +25,22 @@ def get_language(project: ProjectDatabase) -> Language | None:
     return Language(name=row[0], glottocode=row[1], source=row[2]) if row else None
 
 
-def set_language(project: ProjectDatabase, language: Language) -> None:
+def set_language(project: ProjectDatabase, language: Language) -> GlottocodeCheck:
+    """Store the project's language; its Glottocode is checked first (nothing is stored if it is malformed).
+
+    Returns the check: ``note`` says when a well-formed code is not in the bundled language table.
+    """
+    from core.glottocode import check_glottocode
+
+    check = check_glottocode(language.glottocode)  # raises GrammarLensError for a malformed code
     with project.transaction():
         project.conn.execute(
             "INSERT INTO language (id, name, glottocode, source) VALUES (1, ?, ?, ?) "
             "ON CONFLICT(id) DO UPDATE SET name = excluded.name, glottocode = excluded.glottocode, "
             "source = excluded.source",
-            (language.name, language.glottocode, language.source),
+            (language.name, check.code, language.source),
         )
+    return check
 
 
 def list_documents(project: ProjectDatabase) -> list[Document]:
