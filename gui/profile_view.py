@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout,
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QDialogButtonBox, QHBoxLayout,
                                QHeaderView, QLabel, QLineEdit, QMenu, QMessageBox, QPlainTextEdit, QProgressBar,
                                QPushButton, QTableView, QVBoxLayout, QWidget)
 
+from gui import file_dialogs
 from gui import profile_backend as backend
 from gui.error_dialog import error_box
 from gui.operations import Operation, OperationRunner, replace
@@ -355,16 +356,15 @@ class ProfileView(QWidget):
             return None
         stem = "".join(c if c.isalnum() or c in "-_" else "-" for c in self.feature_set())[:40] or "features"
         suggested = self.project_path.with_name(f"{self.project_path.stem}-{stem}-requests.jsonl")
-        path, _ = QFileDialog.getSaveFileName(self, "Export a batch file", str(suggested), "Batch files (*.jsonl)")
-        return self.export_batch_file(Path(path)) if path else None
+        path = file_dialogs.choose_batch_out(self, suggested)
+        return self.export_batch_file(path) if path else None
 
     def import_results_dialog(self) -> Operation | None:
         """Ask for a results file (OpenAI Batch API or vLLM run_batch output), then import it in the background."""
         if self.project_path is None or self.running:
             return None
-        path, _ = QFileDialog.getOpenFileName(self, "Import batch results", str(self.project_path.parent),
-                                              "Batch results (*.jsonl);;All files (*)")
-        return self.import_batch_results(Path(path)) if path else None
+        path = file_dialogs.choose_batch_results(self, self.project_path.parent)
+        return self.import_batch_results(path) if path else None
 
     def export_batch_file(self, out_path: Path) -> Operation | None:
         """Write the chosen set's unanswered prompts to ``out_path``; ``batchFileFinished`` says when done."""
@@ -461,9 +461,9 @@ class ProfileView(QWidget):
     def export_dialog(self, fmt: str) -> None:
         if self.project_path is None:
             return
-        folder = QFileDialog.getExistingDirectory(self, f"Export the profile as {fmt.upper()} into…")
+        folder = file_dialogs.choose_folder(self, f"Export the profile as {fmt.upper()} into…", self.project_path.parent)
         if folder:
-            self.export_to(fmt, Path(folder))
+            self.export_to(fmt, folder)
 
     def export_to(self, fmt: str, folder: Path) -> Operation | None:
         if self.project_path is None:

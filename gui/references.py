@@ -13,13 +13,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QSettings, Qt, Signal
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QMessageBox, QWidget
 
 from core.errors import GrammarLensError
 from core.progress import Progress
 from core.store import open_project
 from core.store.repository import get_language
-from gui import profile_backend
+from gui import file_dialogs, profile_backend
 from gui.coding_controller import CodingController
 from gui.operations import Operation, OperationRunner, replace
 from gui.project_controller import ProjectController
@@ -111,8 +111,8 @@ class ReferenceSource(QObject):
     def choose(self, parent: QWidget | None) -> Operation | None:
         """Ask for the CLDF folder (starting at the remembered one) and read it."""
         start = self.folder or self.remembered(self.project_path)
-        folder = QFileDialog.getExistingDirectory(parent, CHOOSE_TITLE, str(start.parent) if start else "")
-        return self.load(Path(folder)) if folder else None
+        folder = file_dialogs.choose_folder(parent, CHOOSE_TITLE, start.parent if start else None)
+        return self.load(folder) if folder else None
 
     def offer_choice(self, parent: QWidget | None) -> QMessageBox:
         """Say why a comparison needs a CLDF folder and offer to choose one (not blocking)."""

@@ -27,32 +27,33 @@ from core.errors import ProjectError
 _SIBLINGS = ("", "-wal", "-shm", "-journal")
 
 _lock = threading.Lock()
-_open: dict[str, int] = {}  # real path of the database file -> number of live connections in this process
-_names: frozenset[str] = frozenset()  # base names of every guarded file, a cheap first filter for the hook
+_open: dict[tuple[int, int], list] = {}  # (device, inode) of an open database file -> [its path, live connections]
 _installed = False
 
 
 def register(path: Path) -> None:
     """Note that this process now has an SQLite connection on ``path``."""
-    global _names
-    real = os.path.realpath(path)
+    key = _key(os.fspath(path))
+    if key is None:
+        return
     with _lock:
-        _open[real] = _open.get(real, 0) + 1
-        _names = _base_names()
+        entry = _open.setdefault(key, [os.path.realpath(path), 0])
+        entry[1] += 1
     _install()
 
 
 def unregister(path: Path) -> None:
-    """Note that one connection on ``path`` was closed."""
-    global _names
+    """Note that one connection on ``path`` was closed (a file gone or replaced meanwhile is looked up by name)."""
+    key = _key(os.fspath(path))
     real = os.path.realpath(path)
     with _lock:
-        left = _open.get(real, 0) - 1
-        if left > 0:
-            _open[real] = left
-        else:
-            _open.pop(real, None)
-        _names = _base_names()
+        if key not in _open:
+            key = next((k for k, (name, _) in _open.items() if name == real), None)
+        if key is None:
+            return
+        _open[key][1] -= 1
+        if _open[key][1] <= 0:
+            del _open[key]
 
 
 def is_open(path: str | os.PathLike[str]) -> bool:
@@ -67,19 +68,27 @@ def refuse_open_project(path: str | os.PathLike[str], purpose: str) -> None:
         raise _refusal(project, purpose)
 
 
-def _base_names() -> frozenset[str]:
-    return frozenset(os.path.basename(real) + suffix for real in _open for suffix in _SIBLINGS)
+def _key(name: str) -> tuple[int, int] | None:
+    try:
+        st = os.stat(name)
+    except (OSError, ValueError):
+        return None
+    return st.st_dev, st.st_ino
 
 
 def _guarded(name: str) -> str | None:
-    """The open project that ``name`` belongs to, or None."""
-    if os.path.basename(name) not in _names:
+    """The open project that ``name`` (any name of it: symlinks and hard links too) belongs to, or None.
+
+    One ``stat`` per call (per sibling suffix that the name ends with), no descriptor.
+    """
+    if not _open:
         return None
-    real = os.path.realpath(name)
-    for suffix in _SIBLINGS:
-        if suffix and real.endswith(suffix) and real[: -len(suffix)] in _open:
-            return real[: -len(suffix)]
-    return real if real in _open else None
+    candidates = [name] + [name[: -len(s)] for s in _SIBLINGS if s and name.endswith(s)]
+    for candidate in candidates:
+        entry = _open.get(_key(candidate))  # type: ignore[arg-type]
+        if entry is not None:
+            return entry[0]
+    return None
 
 
 def _refusal(project: str, purpose: str) -> ProjectError:
@@ -91,7 +100,7 @@ def _refusal(project: str, purpose: str) -> ProjectError:
 
 
 def _audit(event: str, args: tuple) -> None:
-    if event not in ("open", "io.open_code") or not _names or not args:
+    if event not in ("open", "io.open_code") or not _open or not args:
         return
     target = args[0]
     if isinstance(target, int) or target is None:

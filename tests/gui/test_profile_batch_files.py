@@ -12,9 +12,9 @@ import json
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QFileDialog
 
 from core.store import open_project
+from gui import file_dialogs
 from gui.operations import OperationRunner
 from gui.profile_model import VALUE
 from gui.profile_view import ProfileView
@@ -40,9 +40,8 @@ def view(qtbot, llm_server, llm_settings, demo_project):
 
 
 def choose_file(monkeypatch, path: Path) -> None:
-    """Answer the next save/open file dialog with ``path`` (the dock's own code runs, the dialog does not)."""
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(path), "")))
-    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(path), "")))
+    """Answer the next file dialog with ``path`` (the dock's own code and the dialog's set-up run, exec does not)."""
+    monkeypatch.setattr(file_dialogs, "_run", lambda dialog: path)
 
 
 def run_action(qtbot, view: ProfileView, action) -> str:
