@@ -36,6 +36,7 @@ from gui.profile_dock import dock_profile
 from gui.profile_view import ProfileView
 from gui.project_controller import ProjectController
 from gui.references import ReferenceSource, connect_references
+from gui.restore_dialog import restore_action
 from gui.settings import AppSettings, llm_configured, load_settings, save_settings
 from gui.settings_dialog import SettingsDialog
 from gui.task_bar import TaskBar
@@ -164,17 +165,16 @@ class MainWindow(QMainWindow):
         self.act_cancel = self._action("Cancel task", "Esc", self.task_bar.cancel)
         self.act_cancel.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.act_profile = self._action("&Profile and export…", "Ctrl+Shift+P", self.show_profile_view)
-        self.act_profile.setStatusTip("The language's profile: batch runs, review status, agreement with "
-                                      "WALS/Grambank, CLDF export")
+        self.act_profile.setStatusTip("The profile: batch runs, review, agreement with WALS/Grambank, CLDF export")
         self.act_about = self._action("&About GrammarLens", None, lambda: show_about(self),
                                       "Version, method and data credits (WALS, Grambank)")
-
+        self.act_restore = restore_action(self, self.projects)  # Project → Restore from backup…
         self.recent_menu = QMenu("Open &recent", self)
         self.recent_menu.aboutToShow.connect(
             lambda: ask.fill_recent_menu(self.recent_menu, self.store, self.open_project))
         fill_menu_bar(self, (
             ("&Project", (self.act_new, self.act_open, self.recent_menu, None, self.act_add, self.act_language, None,
-                          self.act_settings, None, self.act_quit)),
+                          self.act_restore, None, self.act_settings, None, self.act_quit)),
             ("&View", (self.act_find_feature, self.act_search, self.act_next_hit, self.act_prev_hit,
                        self.act_goto, self.act_zoom_in, self.act_zoom_out, self.act_fit)),
             ("&Feature", (self.act_classify, self.act_accept, self.act_note, self.act_pass, self.act_profile)),
@@ -197,6 +197,7 @@ class MainWindow(QMainWindow):
         p.documentsChanged.connect(self._documents_changed)
         p.ingestFinished.connect(self.ingestFinished)
         p.languageChanged.connect(self._show_title)
+        p.restored.connect(lambda _kept: self.catalog is None and self.load_catalog())  # stopped half-way: again
         f.featureChanged.connect(self._feature_changed)
         f.evidenceChanged.connect(self._evidence_changed)
         f.marksChanged.connect(lambda: (self.evidence_panel.show_marks(self.state), self._apply_highlights()))
@@ -234,9 +235,8 @@ class MainWindow(QMainWindow):
         return self.projects.ingest(Path(pdf_path), project_path)
 
     def _show_title(self, *_language: str) -> None:
-        path = self.state.project_path
-        self.setWindowTitle(f"{self.projects.language_name()} — {path.name} — GrammarLens" if path
-                            else "GrammarLens")
+        path, name = self.state.project_path, self.projects.language_name()
+        self.setWindowTitle(f"{name} — {path.name} — GrammarLens" if path else "GrammarLens")
 
     def _project_opened(self, path: str) -> None:
         self._show_title()

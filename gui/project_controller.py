@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, QSettings, Signal
 
 from core.errors import GrammarLensError
 from core.models import Language
-from core.store import PROJECT_SUFFIX, ProjectDatabase, create_project, open_project, repository
+from core.store import PROJECT_SUFFIX, ProjectDatabase, backups, create_project, open_project, repository
 from gui import backend, projects
 from gui.operations import Operation, OperationRunner
 from gui.window_state import WindowState
@@ -31,6 +31,7 @@ class ProjectController(QObject):
     documentsChanged = Signal(object)  # id of the document to show now, or None
     languageChanged = Signal(str)  # the language's new name (the title and the prompts use it)
     ingestFinished = Signal(bool)  # true when a grammar was added
+    restored = Signal(object)  # a backup was restored: the backup of the state it replaced (None: a damaged file)
     failed = Signal(str, object)  # title, exception
     message = Signal(str, int)  # status-bar text, milliseconds
 
@@ -39,6 +40,7 @@ class ProjectController(QObject):
         super().__init__(parent)
         self.state, self.runner, self.store = state, runner, store
         self.project: ProjectDatabase | None = None
+        self.unopened: Path | None = None  # the project that last failed to open (a damaged one can be restored)
         self._ingest: Operation | None = None
 
     # ------------------------------------------------------------------ open and close
@@ -49,8 +51,10 @@ class ProjectController(QObject):
             project = open_project(target)
         except GrammarLensError as exc:
             projects.forget_project(target, self.store)
+            self.unopened = target
             self.failed.emit("Cannot open this project", exc)
             return False
+        self.unopened = None
         self.close()
         # A decision the window shows as stored must survive a power cut too, not only a crash of the app:
         # in WAL mode FULL syncs the log at every commit (core's NORMAL may lose the last commits to an OS
@@ -80,6 +84,31 @@ class ProjectController(QObject):
         """
         if self.project is not None and self.project.conn.in_transaction:
             self.project.conn.rollback()
+
+    def restore(self, backup: Path, path: Path | None = None) -> bool:
+        """Make the project (the open one by default) what ``backup`` holds, then open it; false on failure.
+
+        Every job is stopped first (each has its own connection and may be writing) and the window's
+        connection closed, so nothing writes during the restore.  The state replaced is kept as a backup
+        (``restored`` hands it over).  Whatever happens, the project is opened again afterwards.
+        """
+        target = path or self.state.project_path
+        if target is None:
+            return False
+        self.runner.shutdown()
+        self.close()
+        safety, done = None, False
+        try:
+            safety, done = backups.restore_backup(target, backup), True
+        except GrammarLensError as exc:
+            self.failed.emit("The backup was not restored", exc)
+        finally:
+            self.open(target)  # the restored state; after a failure, the state before
+        if done:
+            kept = " The state before it is kept as a backup too." if safety else " The damaged file was kept aside."
+            self.message.emit(f"Restored {target.name} from its backup.{kept}", 15000)
+            self.restored.emit(safety)
+        return done
 
     def new(self, path: Path) -> bool:
         """Create an empty project at ``path`` (the suffix is added when missing) and open it."""

@@ -142,10 +142,11 @@ def test_a_background_bug_is_shown_even_when_its_failure_callback_stays_quiet(qt
 def test_a_locked_project_says_what_to_do_without_a_traceback_and_the_retry_works(
         qtbot, hooked_window, demo_project) -> None:
     window = hooked_window
+    window.projects.project.conn.execute("PRAGMA busy_timeout = 300")  # core waits 10 s for a lock: not here
     other = sqlite3.connect(demo_project)  # another program holds the write lock
     other.execute("BEGIN IMMEDIATE")
     try:
-        with qtbot.waitSignal(window.errorShown, timeout=10_000):
+        with qtbot.waitSignal(window.errorShown, timeout=15_000):
             assert not window.coding.set_value("2")
         box = window.last_message_box
         assert box.isVisible() and box.icon() == QMessageBox.Icon.Warning
