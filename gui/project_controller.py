@@ -4,7 +4,8 @@ Why a controller of its own: these steps decide which project file is touched (a
 while only the demo is open gets a new project; a failed ingest leaves no empty project
 behind), which is easy to break when it is mixed with widget code.  It owns the window's one
 read connection to the project (on the UI thread) and the project part of the
-:class:`gui.window_state.WindowState`; the window listens to its signals and redraws.
+:class:`gui.window_state.WindowState`; the window listens to its signals and redraws.  While a
+project is open it keeps taking a backup every hour (opening took one, see :mod:`core.store.backups`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-from PySide6.QtCore import QObject, QSettings, Signal
+from PySide6.QtCore import QObject, QSettings, QTimer, Signal
 
 from core.errors import GrammarLensError
 from core.models import Language
@@ -20,6 +21,8 @@ from core.store import PROJECT_SUFFIX, ProjectDatabase, backups, create_project,
 from gui import backend, projects
 from gui.operations import Operation, OperationRunner
 from gui.window_state import WindowState
+
+BACKUP_CHECK_MS = 5 * 60 * 1000  # how often the window asks whether an hourly backup is due
 
 
 class ProjectController(QObject):
@@ -42,6 +45,10 @@ class ProjectController(QObject):
         self.project: ProjectDatabase | None = None
         self.unopened: Path | None = None  # the project that last failed to open (a damaged one can be restored)
         self._ingest: Operation | None = None
+        self.backup_interval = backups.OPEN_INTERVAL
+        self._backup: Operation | None = None
+        self.backup_timer = QTimer(self, interval=BACKUP_CHECK_MS)
+        self.backup_timer.timeout.connect(self.backup_if_due)
 
     # ------------------------------------------------------------------ open and close
     def open(self, path: str | Path) -> bool:
@@ -63,6 +70,7 @@ class ProjectController(QObject):
         self.project = project
         self.state.open_project(target, repository.list_documents(project))
         projects.remember_project(target, self.store)
+        self.backup_timer.start()
         self.opened.emit(str(target))
         return True
 
@@ -70,6 +78,7 @@ class ProjectController(QObject):
         if self.project is None:
             return
         self.aboutToClose.emit()
+        self.backup_timer.stop()
         self.project.close()
         self.project = None
         self.state.close_project()
@@ -109,6 +118,27 @@ class ProjectController(QObject):
             self.message.emit(f"Restored {target.name} from its backup.{kept}", 15000)
             self.restored.emit(safety)
         return done
+
+    def backup_if_due(self) -> Operation | None:
+        """Back the open project up in the background when its newest backup is older than ``backup_interval``.
+
+        A backup that cannot be written (disk full, folder not writable) is said in the status bar: the
+        person must know that no fresh backup exists, but not be interrupted every few minutes.
+        """
+        path, interval = self.state.project_path, self.backup_interval
+        if path is None or (self._backup is not None and self._backup.running):
+            return None
+
+        def job(progress) -> backups.Backup | None:
+            with open_project(path, backup=False) as project:  # the worker's own connection
+                return backups.backup_if_due(project, "hourly", interval)
+
+        def failed(exc: BaseException) -> None:
+            if isinstance(exc, GrammarLensError):
+                self.message.emit(f"No backup could be taken: {exc.message} {exc.hint}".strip(), 30000)
+
+        self._backup = Operation(self.runner, job).failure(failed).run_in_background()
+        return self._backup
 
     def new(self, path: Path) -> bool:
         """Create an empty project at ``path`` (the suffix is added when missing) and open it."""

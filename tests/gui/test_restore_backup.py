@@ -111,3 +111,21 @@ def test_without_backups_the_dialog_says_when_they_are_made(qtbot, main_window, 
     qtbot.addWidget(dialog)
     assert dialog.backups == [] and not dialog.table.isVisible() and not dialog.restore_button.isEnabled()
     assert dialog.ask_to_restore() is None and dialog.confirm_box is None
+
+
+def test_an_open_project_is_backed_up_every_hour(qtbot, main_window, demo_project) -> None:
+    from datetime import timedelta
+
+    window, controller = main_window, main_window.projects
+    assert window.open_project(demo_project)
+    assert controller.backup_timer.isActive()
+    assert [b.reason for b in list_backups(demo_project)] == ["open"]  # opening took one
+    op = controller.backup_if_due()
+    qtbot.waitUntil(lambda: not op.running, timeout=5000)
+    assert len(list_backups(demo_project)) == 1  # not due yet
+    controller.backup_interval = timedelta(0)  # an hour later
+    op = controller.backup_if_due()
+    qtbot.waitUntil(lambda: not op.running, timeout=5000)
+    assert [b.reason for b in list_backups(demo_project)] == ["hourly", "open"]
+    controller.close()
+    assert not controller.backup_timer.isActive()
