@@ -17,14 +17,18 @@ Decisions (see README, "Profiles and export"):
 
 from __future__ import annotations
 
+import logging
 import re
 from pathlib import Path
+from typing import Callable
 
 from core.errors import GrammarLensError
+from core.glottocode import EXAMPLE, is_glottocode
 from core.profile.entries import ACCEPTED, CODED, OVERRIDDEN, UNKNOWN, ProfileEntry
 from core.store.database import ProjectDatabase
 
 METADATA_NAME = "StructureDataset-metadata.json"
+_NOT_ID = re.compile(r"[^A-Za-z0-9_\-]")
 
 
 def page_ranges(labels: list[str]) -> str:
@@ -47,7 +51,8 @@ def page_ranges(labels: list[str]) -> str:
 
 
 def source_of(key: str, entry: ProfileEntry) -> str:
-    pages = page_ranges(entry.pages)
+    """``key[pages]``; a ";" inside a page label would split the Source list, so it is written ","."""
+    pages = page_ranges(entry.pages).replace(";", ",")
     return f"{key}[{pages}]" if pages else key
 
 
@@ -69,73 +74,155 @@ def comment_of(entry: ProfileEntry) -> str:
 
 
 def language_id(name: str, glottocode: str | None) -> str:
-    if glottocode:
+    if glottocode and is_glottocode(glottocode):
         return glottocode
     slug = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
     return slug or "language"
 
 
-def export_cldf(project: ProjectDatabase, entries: list[ProfileEntry], out_dir: str | Path, *,
-                reviewed_only: bool = False, include_unknown: bool = True) -> Path:
-    """Write the CLDF dataset into ``out_dir`` and validate it; returns the metadata path."""
-    import pycldf
+def cldf_id(text: str) -> str:
+    """``text`` as a CLDF identifier (letters, digits, - and _ only): "116A*" -> "116A_"."""
+    return _NOT_ID.sub("_", text) or "_"
 
-    from core.catalog import load_catalog
-    from core.export.bibtex import bibkey, get_bibtex
+
+def export_language(project: ProjectDatabase) -> tuple[str | None, str | None, list[str]]:
+    """The language's name (None when none is set) and Glottocode as exports write them, and warnings.
+
+    A malformed Glottocode, stored by an older GrammarLens that did not check it, is left out (CLDF
+    would reject the dataset), with a warning.
+    """
     from core.store.repository import get_language
 
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     language = get_language(project)
-    name = language.name if language else "Unknown"
-    glottocode = language.glottocode if language else None
-    lid = language_id(name, glottocode)
-    bibtex = get_bibtex(project)
-    key = bibkey(bibtex)
-    catalog = load_catalog()
+    name = language.name.strip() if language and language.name and language.name.strip() else None
+    code = language.glottocode if language else None
+    warnings: list[str] = []
+    if code and not is_glottocode(code):
+        warnings.append(f"The project's Glottocode {code!r} is malformed, so the export leaves it out. "
+                        f"Set a correct one with 'language FILE --glottocode CODE' (e.g. {EXAMPLE}).")
+        code = None
+    return name, code or None, warnings
+
+
+def warner(on_warning: Callable[[str], None] | None) -> Callable[[str], None]:
+    """Where an export's warnings go: the caller's function, else the ``core.export`` logger.
+
+    With no logging set up, Python prints a logger's warnings to stderr, so the CLI shows them as they are.
+    """
+    return on_warning or logging.getLogger("core.export").warning
+
+
+def export_cldf(project: ProjectDatabase, entries: list[ProfileEntry], out_dir: str | Path, *,
+                reviewed_only: bool = False, include_unknown: bool = True,
+                on_warning: Callable[[str], None] | None = None) -> Path:
+    """Write the CLDF dataset into ``out_dir`` and validate it; returns the metadata path.
+
+    The dataset is written and validated in a temporary folder beside ``out_dir`` and moved into
+    place only when valid, so a failed export leaves ``out_dir`` as it was (:mod:`core.export.staging`).
+    What the export had to leave out or change is said through ``on_warning``.
+    """
+    from core.export.bibtex import export_source
+    from core.export.staging import check_target_folder, staged_folder
+
+    out = Path(out_dir)
+    check_target_folder(out)
+    name, glottocode, warnings = export_language(project)
+    if name is None:
+        warnings.append("The project has no language set, so the CLDF export names it 'Unknown'. "
+                        "Set it with 'language FILE --name NAME --glottocode CODE'.")
+        name = "Unknown"
+    source = export_source(project)
+    warnings.extend(source.warnings)
     rows = [e for e in entries if (e.has_value or (include_unknown and e.is_unknown))
             and (e.reviewed or not reviewed_only)]
-    ds = pycldf.StructureDataset.in_dir(out)
+    tables = _tables(rows, name, glottocode, source.key, warnings)
+    with staged_folder(out) as folder:
+        _write(folder, tables, name, source.bibtex)
+        _validate(folder / METADATA_NAME)
+    warn = warner(on_warning)
+    for message in warnings:
+        warn(message)
+    return out / METADATA_NAME
+
+
+def _tables(rows: list[ProfileEntry], name: str, glottocode: str | None, key: str | None,
+            warnings: list[str]) -> dict[str, list[dict]]:
+    from core.catalog import load_catalog
+
+    catalog = load_catalog()
+    lid = language_id(name, glottocode)
+    values: dict[str, dict] = {}
+    parameters: dict[str, dict] = {}
+    codes: list[dict] = []
+    for e in sorted(rows, key=lambda e: not e.reviewed):  # a reviewed row wins over a duplicate
+        feature = catalog.get(e.feature_id) if e.feature_id in catalog else None
+        pid = cldf_id(e.feature_id)
+        vid = f"{lid}-{pid}"
+        if vid in values:
+            warnings.append(f"{e.feature_id} has more than one value in the profile; the export keeps "
+                            f"{values[vid]['Value']!r} and leaves out {e.code!r}.")
+            continue
+        known = feature is not None and e.code in dict(feature.values)
+        if feature is not None and not e.is_unknown and not known:
+            warnings.append(f"{e.feature_id}: {e.code!r} is not one of the feature's codes, "
+                            "so it is exported without a Code_ID.")
+        values[vid] = {
+            "ID": vid, "Language_ID": lid, "Parameter_ID": pid, "Value": e.code,
+            "Code_ID": f"{pid}-{cldf_id(e.code)}" if known and not e.is_unknown else None,
+            "Comment": comment_of(e), "Source": [source_of(key, e)] if key else [],
+        }
+        if pid not in parameters:
+            parameters[pid] = {"ID": pid, "Name": e.name or e.feature_id,
+                               "Description": feature.definition if feature else ""}
+            if feature is not None:
+                codes.extend({"ID": f"{pid}-{cldf_id(c)}", "Parameter_ID": pid, "Name": label}
+                             for c, label in feature.values)
+    order = {vid: i for i, vid in enumerate(f"{lid}-{cldf_id(e.feature_id)}" for e in rows)}
+    return {
+        "ValueTable": sorted(values.values(), key=lambda v: order[v["ID"]]),
+        "LanguageTable": [{"ID": lid, "Name": name, "Glottocode": glottocode}],
+        "ParameterTable": list(parameters.values()),
+        "CodeTable": codes,
+    }
+
+
+def _write(folder: Path, tables: dict[str, list[dict]], name: str, bibtex: str | None) -> None:
+    import pycldf
+
+    ds = pycldf.StructureDataset.in_dir(folder)
     ds.add_component("LanguageTable")
     ds.add_component("ParameterTable")
     ds.add_component("CodeTable")
-    ds.add_sources(bibtex)
+    if bibtex:
+        ds.add_sources(bibtex)
     ds.properties["dc:title"] = f"GrammarLens profile of {name}"
     ds.properties["dc:description"] = ("Typological feature values read from a descriptive grammar with "
                                        "retrieval-augmented classification; see each value's Comment for its review status.")
-    values, parameters, codes = [], {}, []
-    for e in rows:
-        feature = catalog.get(e.feature_id) if e.feature_id in catalog else None
-        values.append({
-            "ID": f"{lid}-{e.feature_id}", "Language_ID": lid, "Parameter_ID": e.feature_id, "Value": e.code,
-            "Code_ID": f"{e.feature_id}-{e.code}" if feature is not None and not e.is_unknown else None,
-            "Comment": comment_of(e), "Source": [source_of(key, e)],
-        })
-        if e.feature_id not in parameters:
-            parameters[e.feature_id] = {"ID": e.feature_id, "Name": e.name,
-                                        "Description": feature.definition if feature else ""}
-            if feature is not None:
-                codes.extend({"ID": f"{e.feature_id}-{c}", "Parameter_ID": e.feature_id, "Name": label}
-                             for c, label in feature.values)
-    ds.write(
-        ValueTable=values,
-        LanguageTable=[{"ID": lid, "Name": name, "Glottocode": glottocode}],
-        ParameterTable=list(parameters.values()),
-        CodeTable=codes,
-    )
-    metadata = out / METADATA_NAME
+    ds.write(**tables)
+
+
+def _validate(metadata: Path) -> None:
+    import pycldf
+
+    from core.export.staging import csv_field_limit
+
     try:
-        pycldf.Dataset.from_metadata(metadata).validate()
+        with csv_field_limit():  # notes longer than the csv module's default 131,072 characters
+            pycldf.Dataset.from_metadata(metadata).validate()
     except Exception as exc:  # pycldf raises ValueError and others for invalid data
-        raise GrammarLensError(f"The CLDF export did not validate: {exc}", "This is a bug; please report it.") from exc
-    return metadata
+        raise GrammarLensError(f"The CLDF export did not validate: {exc}",
+                               "Nothing was written. This is a bug; please report it.") from exc
 
 
 def read_cldf_values(metadata: str | Path) -> dict[str, dict]:
     """Parameter id -> {value, code_id, source} of an exported dataset (to check a round trip)."""
     import pycldf
 
-    ds = pycldf.Dataset.from_metadata(metadata)
+    from core.export.staging import csv_field_limit
+
+    with csv_field_limit():
+        ds = pycldf.Dataset.from_metadata(metadata)
+        rows = list(ds["ValueTable"])
     return {str(r["Parameter_ID"]): {"value": r["Value"], "code_id": r.get("Code_ID"), "source": list(r["Source"] or []),
                                      "language_id": r["Language_ID"], "comment": r.get("Comment")}
-            for r in ds["ValueTable"]}
+            for r in rows}

@@ -134,9 +134,10 @@ def test_field_text_is_safe_inside_braces() -> None:
     assert field_text("two\nlines\x00\ud800") == "two lines \ufffd"
 
 
-@pytest.mark.parametrize("text", ["@book{a;b, title={x}}", "@book{a[1], title={x}}", "@book{k, title={unclosed",
-                                  "@book{k, author={A, B, C, D}, title={t}}", "@book{a, title={x}}\n@book{b, title={y}}",
-                                  "@book{k, title={\ud800}}", "no entry"])
+@pytest.mark.parametrize("text", [
+    "@book{a;b, title={x}}", "@book{a[1], title={x}}", "@book{k, title={unclosed",
+    "@book{k, author={A, B, C, D}, title={t}}", "@book{a, title={x}}\n@book{b, title={y}}", "@book{k, title={\ud800}}",
+    "no entry"])
 def test_check_bibtex_refuses_what_an_export_could_not_use(text: str) -> None:
     with pytest.raises(GrammarLensError) as err:
         check_bibtex(text)

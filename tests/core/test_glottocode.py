@@ -1,12 +1,16 @@
-"""Glottocodes are checked where they are set (issue 19)."""
+"""Glottocodes are checked where they are set, and exports survive a malformed one stored earlier (issue 19)."""
 
 from __future__ import annotations
 
+import csv
+import json
 from pathlib import Path
 
 import pytest
 
+from core.coding.decisions import code
 from core.errors import GrammarLensError
+from core.export import export_profile, read_cldf_values
 from core.glottocode import EXAMPLE, check_glottocode, known_glottocodes
 from core.models import Language
 from core.store import create_project, open_project
@@ -61,3 +65,29 @@ def test_cli_language_refuses_a_malformed_glottocode(tmp_path: Path, capsys) -> 
     assert "not a Glottocode" in err and EXAMPLE in err and "Traceback" not in err
     with open_project(path) as project:
         assert get_language(project).glottocode == "molo1266"  # nothing stored
+
+
+def test_export_leaves_out_a_malformed_glottocode_stored_by_an_old_version(llm_project, tmp_path: Path) -> None:
+    project = llm_project.project
+    code(project, "81A", "SOV", reviewer="Ana")
+    project.conn.execute("UPDATE language SET glottocode = 'bad!code'")  # what 'language --glottocode' let through
+    project.conn.commit()
+    warnings: list[str] = []
+    metadata = export_profile(project, "cldf", tmp_path / "cldf", on_warning=warnings.append)
+    assert read_cldf_values(metadata)["81A"]["language_id"] == "testish"
+    with open(metadata.parent / "languages.csv", newline="", encoding="utf-8") as fh:
+        assert [(r["ID"], r["Name"], r["Glottocode"]) for r in csv.DictReader(fh)] == [("testish", "Testish", "")]
+    assert len(warnings) == 1 and "'bad!code' is malformed" in warnings[0] and EXAMPLE in warnings[0]
+    warnings.clear()
+    data = json.loads(export_profile(project, "json", tmp_path / "json", on_warning=warnings.append)
+                      .read_text(encoding="utf-8"))
+    assert data["glottocode"] is None and data["language"] == "Testish" and "malformed" in warnings[0]
+
+
+def test_export_warnings_reach_the_log_when_nobody_listens(llm_project, tmp_path: Path, caplog) -> None:
+    project = llm_project.project
+    code(project, "81A", "SOV")
+    project.conn.execute("UPDATE language SET glottocode = 'x'")
+    project.conn.commit()
+    export_profile(project, "cldf", tmp_path / "cldf")
+    assert any("malformed" in r.getMessage() and r.name == "core.export" for r in caplog.records)
