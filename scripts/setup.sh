@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Set up everything GrammarLens needs on a fresh Debian/Ubuntu machine, idempotently:
-# a virtual environment in .venv with requirements-dev.txt. Re-running is cheap: pip is
-# skipped while the requirement files are unchanged.
+# a virtual environment in .venv with requirements-dev.txt, then the system libraries of the Qt
+# window (scripts/system_deps.sh: apt when root or password-less sudo, else the exact command).
+# Re-running is cheap: pip is skipped while the requirement files are unchanged.
+#   scripts/setup.sh           for the app: a missing window library is an error
+#   scripts/setup.sh --tests   for the tests: Xvfb too; a missing library only fails under CI=true
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
@@ -20,4 +23,15 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     .venv/bin/python -m pip install --quiet --upgrade pip >/dev/null
     .venv/bin/python -m pip install --quiet -r requirements-dev.txt
     echo "$want" > "$stamp"
+fi
+if [ "${1:-}" = "--tests" ]; then
+    if ! bash scripts/system_deps.sh --tests; then
+        if [ "${CI:-}" = "true" ]; then
+            echo "setup: CI must test the real window (xcb under Xvfb); stopping." >&2
+            exit 1
+        fi
+        echo "setup: the tests that open a real window (xcb under Xvfb) will be skipped." >&2
+    fi
+else
+    bash scripts/system_deps.sh
 fi
