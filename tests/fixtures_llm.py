@@ -71,13 +71,12 @@ class _Project:
         self.paragraph_ids = paragraph_ids
 
 
-@pytest.fixture
-def llm_project(tmp_path):
+def make_llm_project(path: Path) -> _Project:
+    """Create the Testish project at ``path`` (the ``llm_project`` fixture's; a module fixture may copy it)."""
     from core.models import Language, LabelSource, Paragraph, ParagraphKind
     from core.store import create_project
     from core.store.repository import insert_document, list_paragraphs, set_language
 
-    path = tmp_path / "testish.grammarlens"
     project = create_project(path)
     set_language(project, Language(name="Testish", glottocode=None, source="user"))
     named = [("word_order", WORD_ORDER_TEXT), ("negation", NEGATION_TEXT), ("polar", POLAR_TEXT),
@@ -86,11 +85,16 @@ def llm_project(tmp_path):
                             label_source=LabelSource.PDF_LABELS, section="Syntax", kind=ParagraphKind.PROSE, text=t)
                   for i, (_, t) in enumerate(named)]
     pages = [(10 + i, str(i + 1), LabelSource.PDF_LABELS, 595.0, 842.0, len(t)) for i, (_, t) in enumerate(named)]
-    insert_document(project, sha256="0" * 64, file_name="testish.pdf", path=str(tmp_path / "testish.pdf"),
+    insert_document(project, sha256="0" * 64, file_name="testish.pdf", path=str(path.parent / "testish.pdf"),
                     title="A grammar of Testish", page_count=len(named) + 10, label_source=LabelSource.PDF_LABELS,
                     pdf_page_of_printed_1=10, pages=pages, paragraphs=paragraphs)
     stored = list_paragraphs(project)
     ids = {name: p.id for (name, _), p in zip(named, stored)}
-    holder = _Project(project, path, ids)
+    return _Project(project, path, ids)
+
+
+@pytest.fixture
+def llm_project(tmp_path):
+    holder = make_llm_project(tmp_path / "testish.grammarlens")
     yield holder
-    project.close()
+    holder.project.close()

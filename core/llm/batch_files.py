@@ -16,9 +16,11 @@ the prompt is rebuilt from the project as it is now: a re-ingested grammar or a 
 longer matches the hash, and that line is refused.
 
 Both files are streamed line by line (never read whole), so memory stays flat however many
-grammars a file covers.  Imports run in one transaction per project (every line in a savepoint of
-its own, so one bad line never spoils the others); a killed import leaves each project as it was or
-complete, and importing again stores each answer exactly once.
+grammars a file covers.  An import reads a line of any shape without raising: a bad line is counted
+and listed by number with the reason, and every good line is still stored.  Each line is stored in a
+savepoint of its own (whole or not at all), and each project is committed every few hundred lines or
+fraction of a second, so the app and the CLI can write to it during a long import; a killed import
+keeps the lines committed before it, and importing again stores the rest, each answer exactly once.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
-from core.errors import GrammarLensError
+from core.errors import Cancelled, GrammarLensError, ProjectError
 from core.progress import Progress, null_progress
 
 CUSTOM_ID_PREFIX = "gl1"
@@ -41,6 +43,11 @@ ENDPOINT = "/v1/chat/completions"
 MAX_LISTED_PROBLEMS = 1_000  # a report lists this many problems by line, and counts the rest
 BATCH_PRICE_FACTOR = 0.5  # OpenAI's Batch API charges half the online price
 OPENAI_URL = "https://api.openai.com/"
+CHUNK_LINES = 200  # an import commits its projects at least every this many lines...
+CHUNK_SECONDS = 0.1  # ...and this often, so that it never holds a project's write lock for longer
+CHUNK_PAUSE = 0.025  # then it leaves the lock free this long (see _Importer.run)
+MAX_LINE_BYTES = 16 * 2 ** 20  # a longer result line is skipped unread (an answer line is a few kB)
+MAX_TOKENS = 10 ** 9  # a larger token count is garbage (and would not fit an SQLite integer either)
 
 
 @dataclass(frozen=True)
@@ -48,7 +55,7 @@ class LineProblem:
     """Why one line of a file was not imported as a plain answer (``line`` is 1-based)."""
 
     line: int
-    kind: str  # broken | error | unknown | stale | unparsable | duplicate | failed
+    kind: str  # broken | error | unknown | stale | unparsable | usage | duplicate | failed
     message: str
     custom_id: str | None = None
 
@@ -102,8 +109,9 @@ class BatchImportReport:
     errors: int = 0  # an ``error`` or a non-200 response: nothing stored
     unknown: int = 0  # custom_id not written from the given projects (another batch, another tool)
     stale: int = 0  # the project changed since the request was written: nothing stored
-    broken: int = 0  # not JSON, not a result line, or cut off mid-line
+    broken: int = 0  # not JSON or not UTF-8, not a result line, a field of the wrong type, cut off mid-line
     unparsable: int = 0  # stored with no value (the answer named no value of the set), as online
+    usage_unread: int = 0  # stored, but the token counts were unreadable (its cost is unknown)
     failed: int = 0  # a line that could not be stored (e.g. the feature left the catalog)
     per_project: dict[str, int] = field(default_factory=dict)
     problems: list[LineProblem] = field(default_factory=list)
@@ -112,11 +120,12 @@ class BatchImportReport:
 
     @property
     def not_imported(self) -> int:
+        """Lines whose answer is not in the project (duplicates and answers imported before are)."""
         return self.errors + self.unknown + self.stale + self.broken + self.failed
 
     def counts(self) -> dict[str, int]:
         return {k: getattr(self, k) for k in ("lines", "imported", "already", "duplicates", "errors", "unknown",
-                                              "stale", "broken", "unparsable", "failed")}
+                                              "stale", "broken", "unparsable", "usage_unread", "failed")}
 
     def describe(self) -> str:
         c = self.counts()
@@ -345,16 +354,37 @@ def write_batch_requests(project_paths: Iterable[str | os.PathLike], feature_ids
 def iter_jsonl(path: str | os.PathLike) -> Iterator[tuple[int, bytes, bool]]:
     """(line number, raw line, ended with a newline) for each non-empty line, streamed."""
     with open(path, "rb") as fh:
-        for number, raw in enumerate(fh, start=1):
-            complete = raw.endswith(b"\n")
-            stripped = raw.strip()
-            if stripped:
-                yield number, stripped, complete
+        for number, raw, complete, _end in _result_lines(fh, max_bytes=None):
+            yield number, raw, complete
+
+
+def _result_lines(fh, max_bytes: int | None) -> Iterator[tuple[int, bytes | None, bool, int]]:
+    """(line number, stripped line or None if longer than ``max_bytes``, ended with a newline, bytes read so far).
+
+    Blank lines are skipped but counted.  A line longer than ``max_bytes`` is skipped unread (never
+    held in memory whole), so one runaway line cannot exhaust memory.
+    """
+    number = position = 0
+    while True:
+        raw = fh.readline() if max_bytes is None else fh.readline(max_bytes + 1)
+        if not raw:
+            return
+        number += 1
+        position += len(raw)
+        if max_bytes is not None and len(raw) > max_bytes and not raw.endswith(b"\n"):
+            while raw and not raw.endswith(b"\n"):  # skip the rest of the line, a megabyte at a time
+                raw = fh.readline(2 ** 20)
+                position += len(raw)
+            yield number, None, True, position
+            continue
+        stripped = raw.strip()
+        if stripped:
+            yield number, stripped, raw.endswith(b"\n"), position
 
 
 @dataclass
 class _ProjectSession:
-    """An open project during an import: its connection, transaction and per-project lookups."""
+    """An open project during an import: its connection and per-project lookups."""
 
     path: Path
     project: object
@@ -376,25 +406,88 @@ class _ProjectSession:
         return self._settings[key][0]
 
 
+class _Chunk:
+    """The transactions one chunk of an import holds (one per project it reads or writes), all ended together.
+
+    Why chunks: a whole file in one transaction held each project's write lock for minutes, so the
+    app or a second CLI command writing to the project meanwhile failed with "locked".  A chunk
+    ends after :data:`CHUNK_LINES` lines or :data:`CHUNK_SECONDS`, whichever comes first; inside
+    it every line is a savepoint of its own, stored whole or not at all.
+    """
+
+    def __init__(self, stack: contextlib.ExitStack) -> None:
+        self._stack = stack
+        self.open: dict[Path, _ProjectSession] = {}
+        self.lines = 0
+        self.opened_at: float | None = None
+
+    def enter(self, s: _ProjectSession) -> None:
+        if s.path not in self.open:
+            self._stack.enter_context(s.project.transaction())
+            self.open[s.path] = s
+            if self.opened_at is None:
+                self.opened_at = time.monotonic()
+
+    def due(self) -> bool:
+        return self.lines >= CHUNK_LINES or (
+            self.opened_at is not None and time.monotonic() - self.opened_at >= CHUNK_SECONDS)
+
+    def intact(self) -> bool:
+        """False once SQLite itself rolled a transaction back (disk full, I/O error): stop, do not go on."""
+        return all(s.project.conn.in_transaction for s in self.open.values())
+
+
+class _BadLine(Exception):
+    """A result line that cannot be read: ``kind`` and ``reason`` go to the report as they are."""
+
+    def __init__(self, kind: str, reason: str) -> None:
+        super().__init__(reason)
+        self.kind = kind
+        self.reason = reason
+
+
 def import_batch_results(project_paths: Iterable[str | os.PathLike], results_path: str | os.PathLike,
                          progress: Progress | None = None) -> BatchImportReport:
     """Store the answers of a results file (OpenAI Batch API or vLLM ``run_batch``) in their projects.
 
     Each line is matched by ``custom_id`` and prompt hash, read and stored exactly as an online
-    answer (classification, response cache, profile job item).  Lines with an ``error``, unknown
-    ids, prompts that no longer match the project, broken JSON or a cut-off last line are counted
-    and listed by line number and store nothing; every good line is still imported.  Each project
-    is written in one transaction, committed when the whole file has been read.
-    """
-    from core.store import open_project
+    answer (classification, response cache, profile job item).  A line of any other shape (not
+    JSON, not UTF-8, not an object, a field of the wrong type, an ``error``, an unknown id, a prompt
+    that no longer matches the project, a cut-off last line, a runaway length) is counted and listed
+    by line number with the reason and stores nothing; every good line is still imported.
 
+    Each line is stored whole or not at all (a savepoint), and the projects are committed every
+    :data:`CHUNK_LINES` lines or :data:`CHUNK_SECONDS`, so the app and the CLI can write to them
+    during a long import.  A killed or cancelled import keeps the lines committed before it; importing
+    the file again stores the rest, and never an answer twice.
+    """
     progress = progress or null_progress()
     started = time.perf_counter()
     source = Path(results_path)
     if not source.is_file():
         raise GrammarLensError(f"{source} does not exist.", "Give the results file the batch run wrote.")
-    report = BatchImportReport(source)
-    problems = _Problems()
+    importer = _Importer(source, _project_keys(project_paths))
+    try:
+        fh = open(source, "rb")
+    except OSError as exc:
+        raise GrammarLensError(f"Cannot read {source}: {exc.strerror or exc}.",
+                               "Check the file's permissions.") from exc
+    size = max(1, source.stat().st_size)
+    with fh, contextlib.ExitStack() as connections:
+        importer.connections = connections
+        importer.run(_result_lines(fh, MAX_LINE_BYTES), progress, size)
+        importer.finish_jobs()
+    with contextlib.suppress(Cancelled):  # all is stored: a cancel now has nothing left to stop
+        progress.step(size, size, "done")
+    report = importer.report
+    report.problems, report.problems_left_out = importer.problems.listed, importer.problems.left_out
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _project_keys(project_paths: Iterable[str | os.PathLike]) -> dict[str, Path]:
+    from core.store import open_project
+
     by_key: dict[str, Path] = {}
     for path in (Path(p) for p in project_paths):
         with open_project(path, readonly=True) as project:
@@ -403,125 +496,334 @@ def import_batch_results(project_paths: Iterable[str | os.PathLike], results_pat
             raise GrammarLensError(f"{path.name} and {by_key[pkey].name} hold the same grammars.",
                                    "Import the results into one of them at a time.")
         by_key[pkey] = path
-    size = max(1, source.stat().st_size)
-    seen: set[str] = set()
-    position = 0
-    with contextlib.ExitStack() as stack:
-        sessions: dict[str, _ProjectSession] = {}
+    return by_key
 
-        def session(pkey: str) -> _ProjectSession:
-            if pkey not in sessions:
-                from core.llm.cache import ProjectCache
-                from core.llm.classification import language_name
 
-                project = stack.enter_context(open_project(by_key[pkey]))
-                stack.enter_context(project.transaction())
-                sessions[pkey] = _ProjectSession(by_key[pkey], project, language_name(project), ProjectCache(project))
-            return sessions[pkey]
+class _Importer:
+    """One import: the projects by key, their open connections, the report and the chunk under way."""
 
-        for number, raw, complete in iter_jsonl(source):
-            report.lines += 1
-            position += len(raw) + 1
-            problem = _import_line(number, raw, complete, by_key, session, seen, report)
-            if problem is not None:
-                problems.add(problem)
-            if report.lines % 200 == 0:
+    def __init__(self, source: Path, by_key: dict[str, Path]) -> None:
+        self.source = source
+        self.by_key = by_key
+        self.report = BatchImportReport(source)
+        self.problems = _Problems()
+        self.sessions: dict[str, _ProjectSession] = {}
+        self.seen: set[str] = set()  # custom ids imported (or found imported) by this run
+        self.connections: contextlib.ExitStack | None = None
+        self.chunk: _Chunk | None = None
+        self.committed = 0  # answers imported in chunks already committed
+
+    def run(self, lines: Iterator[tuple[int, bytes | None, bool, int]], progress: Progress, size: int) -> None:
+        """Import every line, one chunk (see :class:`_Chunk`) at a time; progress and cancel between chunks."""
+        number = 0
+        while True:
+            imported_before = self.report.imported
+            try:
+                with contextlib.ExitStack() as stack:
+                    chunk = self.chunk = _Chunk(stack)
+                    finished = True
+                    for number, raw, complete, position in lines:
+                        self.line(number, raw, complete)
+                        chunk.lines += 1
+                        if chunk.due():
+                            finished = False
+                            break
+            except ProjectError as exc:
+                raise ProjectError(
+                    f"{exc.message} The import stopped at line {number:,} of {self.source.name}; the "
+                    f"{self.committed:,} answer(s) stored before that line were kept.",
+                    (exc.hint + " " if exc.hint else "") + "Then import the file again: it stores the rest, "
+                    "and no answer twice.") from exc
+            finally:
+                self.chunk = None
+            self.committed += self.report.imported - imported_before
+            if finished:
+                return
+            if chunk.opened_at is not None:
+                # A writer waiting for the lock (the app, another CLI command) is not queued: SQLite's busy
+                # handler polls after 1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, then every 100 ms, and found
+                # the next chunk already holding the lock nearly every time (waits of 0.7 s behind 0.1 s
+                # chunks).  A pause of 25 ms cannot fall between its polls of the first 130 ms, so a writer
+                # gets in after at most about one chunk, for a fifth of the import's speed.
+                time.sleep(CHUNK_PAUSE)
+            try:
                 progress.step(min(position, size), size, f"line {number:,}")
-        for s in sessions.values():
-            _finish_jobs(s)
-    progress.step(size, size, "done")
-    report.problems, report.problems_left_out = problems.listed, problems.left_out
-    report.seconds = time.perf_counter() - started
-    return report
+            except Cancelled:
+                raise Cancelled(f"Cancelled at line {number:,} of {self.source.name}; the {self.committed:,} "
+                                "answer(s) stored before were kept. Import the file again to store the rest.") from None
+
+    def session(self, pkey: str) -> _ProjectSession:
+        """The project of ``pkey``, opened once, with this chunk's transaction begun on it."""
+        s = self.sessions.get(pkey)
+        if s is None:
+            from core.llm.cache import ProjectCache
+            from core.llm.classification import language_name
+            from core.store import open_project
+
+            project = self.connections.enter_context(open_project(self.by_key[pkey]))
+            with project.transaction():
+                language = language_name(project)
+            s = self.sessions[pkey] = _ProjectSession(self.by_key[pkey], project, language, ProjectCache(project))
+        self.chunk.enter(s)
+        return s
+
+    def line(self, number: int, raw: bytes | None, complete: bool) -> None:
+        """Import one line, counting it once and listing its problem, whatever its shape."""
+        report = self.report
+        report.lines += 1
+        try:
+            problem = self._import(number, raw, complete)
+        except _BadLine as bad:
+            _count_kind(report, bad.kind)
+            problem = LineProblem(number, bad.kind, bad.reason)
+        except (ProjectError, Cancelled):
+            raise
+        except GrammarLensError as exc:  # e.g. the feature left the catalog
+            report.failed += 1
+            problem = LineProblem(number, "failed", f"{_text(exc.message).rstrip('.')}; nothing stored")
+        except Exception as exc:  # noqa: BLE001 - a shape nobody foresaw costs its own line, never the others
+            if not self.chunk.intact():
+                raise
+            report.failed += 1
+            problem = LineProblem(number, "failed", f"could not be imported ({type(exc).__name__}: {_text(str(exc))}); "
+                                                    "nothing stored. This is a bug in GrammarLens: please report it")
+        if problem is not None:
+            self.problems.add(problem)
+
+    def _import(self, number: int, raw: bytes | None, complete: bool) -> LineProblem | None:
+        """Import one line; returns the problem to list (counted here), or raises _BadLine."""
+        from core.store.batch_requests import get_request
+
+        report = self.report
+        obj = _json_line(raw, complete)
+        custom_id = obj.get("custom_id")
+        if custom_id is None:
+            raise _BadLine("broken", "is not a batch result line (no custom_id); nothing stored")
+        if not isinstance(custom_id, str):
+            raise _BadLine("broken", f"custom_id is {_kind(custom_id)}, not text; nothing stored")
+        shown = _text(repr(custom_id), 100)
+        parsed = parse_custom_id(custom_id) if _storable(custom_id) else None
+        if parsed is None:
+            raise _BadLine("unknown", f"custom_id {shown} was not written by GrammarLens "
+                                      "(a result file of another batch?)")
+        pkey = parsed[0]
+        if pkey not in self.by_key:
+            raise _BadLine("unknown", f"custom_id {shown} belongs to a project not given here")
+        s = self.session(pkey)
+        request = get_request(s.project, custom_id)
+        if request is None:
+            raise _BadLine("unknown", f"custom_id {shown} was not written from {s.path.name} "
+                                      "(written from a copy of it, or the file was replaced?)")
+        if request.classification_id is not None:
+            if request.job_id is not None:  # a job whose last answers an earlier, killed import stored
+                s.jobs.add(request.job_id)
+            if custom_id in self.seen:
+                report.duplicates += 1
+                return LineProblem(number, "duplicate", f"{request.feature_id}: the same answer again in this file; "
+                                                        "kept the first", custom_id)
+            self.seen.add(custom_id)
+            report.already += 1
+            return None
+        try:
+            kind_reason = _line_problem(obj)
+            if kind_reason is not None:
+                raise _BadLine(*kind_reason)
+            body, usage_read = _answer_body(obj["response"]["body"])
+        except _BadLine as bad:
+            raise _BadLine(bad.kind, f"{request.feature_id}: {bad.reason}; nothing stored") from None
+        with s.project.transaction():  # a savepoint: a line is stored whole or not at all
+            problem = _store_answer(number, body, usage_read, request, s)
+        if problem is not None:
+            _count_kind(report, problem.kind)
+            if problem.kind in ("stale", "error"):  # nothing stored
+                return problem
+        self.seen.add(custom_id)
+        report.imported += 1
+        report.per_project[str(s.path)] = report.per_project.get(str(s.path), 0) + 1
+        return problem
+
+    def finish_jobs(self) -> None:
+        for s in self.sessions.values():
+            with s.project.transaction():
+                _finish_jobs(s)
 
 
-def _import_line(number: int, raw: bytes, complete: bool, by_key: dict, session, seen: set,
-                 report: BatchImportReport) -> LineProblem | None:
-    """Import one result line; returns the problem to list, if any (the report's counts are updated)."""
+_COUNTERS = {"broken": "broken", "unknown": "unknown", "error": "errors", "stale": "stale", "failed": "failed",
+             "unparsable": "unparsable", "usage": "usage_unread", "duplicate": "duplicates"}
+
+
+def _count_kind(report: BatchImportReport, kind: str) -> None:
+    setattr(report, _COUNTERS[kind], getattr(report, _COUNTERS[kind]) + 1)
+
+
+def _json_line(raw: bytes | None, complete: bool) -> dict:
+    """The JSON object of a line, or _BadLine saying why there is none."""
+    if raw is None:
+        raise _BadLine("broken", f"is longer than {MAX_LINE_BYTES:,} bytes, more than any answer; "
+                                 "skipped unread, nothing stored")
     try:
         obj = json.loads(raw)
-    except ValueError:
-        report.broken += 1
-        why = "is cut off (the file ends mid-line)" if not complete else "is not valid JSON"
-        return LineProblem(number, "broken", f"{why}; nothing stored from it")
-    custom_id = obj.get("custom_id") if isinstance(obj, dict) else None
-    if not isinstance(custom_id, str):
-        report.broken += 1
-        return LineProblem(number, "broken", "is not a batch result line (no custom_id)")
-    parsed = parse_custom_id(custom_id)
-    if parsed is None:
-        report.unknown += 1
-        return LineProblem(number, "unknown", f"custom_id {custom_id!r} was not written by GrammarLens "
-                                              "(a result file of another batch?)", custom_id)
-    pkey = parsed[0]
-    if pkey not in by_key:
-        report.unknown += 1
-        return LineProblem(number, "unknown", f"custom_id {custom_id!r} belongs to a project not given here",
-                           custom_id)
-    from core.store.batch_requests import get_request
-
-    s = session(pkey)
-    request = get_request(s.project, custom_id)
-    if request is None:
-        report.unknown += 1
-        return LineProblem(number, "unknown", f"custom_id {custom_id!r} was not written from {s.path.name} "
-                                              "(written from a copy of it, or the file was replaced?)", custom_id)
-    if request.classification_id is not None:
-        if custom_id in seen:
-            report.duplicates += 1
-            return LineProblem(number, "duplicate", f"{request.feature_id}: the same answer again in this file; "
-                                                    "kept the first", custom_id)
-        report.already += 1
-        return None
-    error = line_error(obj)
-    if error is not None:
-        report.errors += 1
-        return LineProblem(number, "error", f"{request.feature_id}: {error}; nothing stored", custom_id)
-    try:
-        with s.project.transaction():  # a savepoint: a line is stored whole or not at all
-            problem = _store_answer(number, obj, request, s)
-    except GrammarLensError as exc:
-        report.failed += 1
-        return LineProblem(number, "failed", f"{request.feature_id}: {exc.message}", custom_id)
-    if problem is not None and problem.kind == "stale":
-        report.stale += 1
-        return problem
-    if problem is not None and problem.kind == "error":
-        report.errors += 1
-        return problem
-    seen.add(custom_id)
-    report.imported += 1
-    report.per_project[str(s.path)] = report.per_project.get(str(s.path), 0) + 1
-    if problem is not None:
-        report.unparsable += 1
-    return problem
+    except UnicodeDecodeError as exc:
+        why = "is cut off (the file ends mid-line)" if not complete else (
+            f"is not UTF-8 text (byte 0x{exc.object[exc.start:exc.start + 1].hex()} at column {exc.start + 1})")
+        raise _BadLine("broken", f"{why}; nothing stored from it") from None
+    except json.JSONDecodeError as exc:
+        why = "is cut off (the file ends mid-line)" if not complete else (
+            f"is not valid JSON ({exc.msg} at column {exc.colno})")
+        raise _BadLine("broken", f"{why}; nothing stored from it") from None
+    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+        raise _BadLine("broken", f"is not valid JSON ({_text(str(exc), 80)}); nothing stored from it") from None
+    except RecursionError:
+        raise _BadLine("broken", "is JSON nested too deeply to read; nothing stored from it") from None
+    if not isinstance(obj, dict):
+        raise _BadLine("broken", f"is {_kind(obj)}, not a batch result line (a JSON object); nothing stored from it")
+    return obj
 
 
 def line_error(obj: dict) -> str | None:
     """Why a result line carries no answer (OpenAI and vLLM both use ``error`` and ``response.status_code``)."""
+    problem = _line_problem(obj)
+    return problem[1] if problem is not None else None
+
+
+def _line_problem(obj: dict) -> tuple[str, str] | None:
+    """("error" or "broken", why) when a result line carries no answer body; None when it does."""
     error = obj.get("error")
     if error:
         if isinstance(error, dict):
-            return "the batch reported an error: " + " ".join(
-                str(error.get(k)) for k in ("code", "message") if error.get(k)).strip()
-        return f"the batch reported an error: {error}"
+            detail = " ".join(_text(error.get(k)) for k in ("code", "message") if error.get(k)).strip()
+        else:
+            detail = _text(error)
+        return "error", f"the batch reported an error: {detail or 'no reason given'}"
     response = obj.get("response")
+    if response is None:
+        return "error", "the line has no response"
     if not isinstance(response, dict):
-        return "the line has no response"
-    status = response.get("status_code", 200)
+        return "broken", f"the response is {_kind(response)}, not an object"
+    status = _count(response.get("status_code", 200), limit=999)
+    if status is None:
+        return "broken", f"the response's status_code is {_kind(response.get('status_code'))}, not an HTTP status"
     body = response.get("body")
     if status != 200:
         detail = ""
         if isinstance(body, dict) and isinstance(body.get("error"), dict):
-            detail = ": " + str(body["error"].get("message") or "")
-        return f"the request failed with status {status}{detail}"
+            detail = ": " + _text(body["error"].get("message") or "")
+        return "error", f"the request failed with status {status}{detail}"
+    if body is None:
+        return "error", "the response has no body"
     if not isinstance(body, dict):
-        return "the response has no body"
+        return "broken", f"the response's body is {_kind(body)}, not an object"
     return None
 
 
-def _store_answer(number: int, obj: dict, request, s: _ProjectSession) -> LineProblem | None:
-    """Rebuild the prompt, check its hash, read and store the answer. Returns a stale/unparsable problem."""
+def _answer_body(body: dict) -> tuple[dict, bool]:
+    """A chat completion reduced to what GrammarLens reads, each part checked: (body, usage was readable).
+
+    The online reader (:func:`core.llm.client.read_chat_response`) then gets only values of the types
+    it expects, so a batch answer is still read exactly as an online one.  A wrong type where the
+    answer lives raises _BadLine; unreadable token counts only make the cost unknown.
+    """
+    choices = body.get("choices")
+    if choices is None or choices == []:
+        return {"choices": [], "model": _model_of(body)}, True  # read_chat_response: "a reply without any answer"
+    if not isinstance(choices, list):
+        raise _BadLine("broken", f"the response's choices is {_kind(choices)}, not a list")
+    choice = choices[0]
+    if not isinstance(choice, dict):
+        raise _BadLine("broken", f"the response's first choice is {_kind(choice)}, not an object")
+    message = choice.get("message")
+    if not isinstance(message, dict):
+        raise _BadLine("broken", f"the response's first choice has {_kind(message)} as its message, not an object")
+    content = message.get("content")
+    if isinstance(content, list):  # content parts, as some servers send: keep the text ones
+        texts = [p.get("text") for p in content if isinstance(p, dict) and p.get("type") == "text"]
+        if len(texts) != len(content) or not all(isinstance(t, str) for t in texts):
+            raise _BadLine("broken", "the answer's content parts are not all text")
+        content = "".join(texts)
+    if content is not None and not isinstance(content, str):
+        raise _BadLine("broken", f"the answer's content is {_kind(content)}, not text")
+    finish = choice.get("finish_reason")
+    usage, usage_read = _usage_of(body.get("usage"))
+    return {"choices": [{"message": {"content": _without_lone_surrogates(content or "")},
+                         "finish_reason": finish if isinstance(finish, str) else None}],
+            "usage": usage, "model": _model_of(body)}, usage_read
+
+
+def _model_of(body: dict) -> str | None:
+    model = body.get("model")
+    return _without_lone_surrogates(model)[:200] if isinstance(model, str) and model else None
+
+
+def _usage_of(usage: object) -> tuple[dict | None, bool]:
+    """Token counts as ints (numbers given as text, "12", are read too); (None, False) if unreadable."""
+    if usage is None:
+        return None, True
+    if not isinstance(usage, dict):
+        return None, False
+    counts = {}
+    for name in ("prompt_tokens", "completion_tokens"):
+        value = usage.get(name)
+        counts[name] = 0 if value is None else _count(value, MAX_TOKENS)
+        if counts[name] is None:
+            return None, False
+    return counts, True
+
+
+def _count(value: object, limit: int) -> int | None:
+    """A count from JSON: 12, 12.0 or "12", between 0 and ``limit``; None for anything else (true, -1, 1e400...)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() and len(value.strip()) <= 12:
+        value = int(value.strip())
+    return value if isinstance(value, int) and 0 <= value <= limit else None
+
+
+def _kind(value: object) -> str:
+    """How a JSON value is described in a problem: 'a list', 'the number 12', 'null'."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return f"the number {_text(repr(value), 30)}"
+    if isinstance(value, str):
+        return f"the text {_text(repr(value), 40)}"
+    return {dict: "an object", list: "a list"}.get(type(value), type(value).__name__)
+
+
+def _storable(text: str) -> bool:
+    """Whether SQLite can store ``text``: not when it holds a lone surrogate (JSON's "\\ud800" yields one)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _without_lone_surrogates(text: str) -> str:
+    """``text`` with each lone surrogate replaced by U+FFFD (a split pair shows instead of failing the line)."""
+    return text if _storable(text) else text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def _text(value: object, limit: int = 200) -> str:
+    """``value`` as one printable line of at most ``limit`` characters (for a problem's message)."""
+    try:
+        text = value if isinstance(value, str) else str(value)
+    except (ValueError, RecursionError):  # a structure nested too deeply to print
+        text = type(value).__name__
+    text = " ".join(text.encode("utf-8", "backslashreplace").decode("utf-8").split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _store_answer(number: int, body: dict, usage_read: bool, request, s: _ProjectSession) -> LineProblem | None:
+    """Rebuild the prompt, check its hash, read and store the answer.
+
+    Returns a stale or error problem (nothing stored), or an unparsable or usage note (stored).
+    """
+    from dataclasses import replace
+
     from core.llm.ask import read_answer
     from core.llm.cache import cache_key
     from core.llm.classification import classification_of
@@ -539,15 +841,15 @@ def _store_answer(number: int, obj: dict, request, s: _ProjectSession) -> LinePr
     if prompt is None or prompt.hash() != request.prompt_hash:
         return LineProblem(number, "stale", f"{request.feature_id}: the prompt no longer matches {s.path.name} "
                                             "(grammar re-ingested or language renamed since the file was written); "
-                                            "nothing stored", obj.get("custom_id"))
+                                            "nothing stored", request.custom_id)
     try:
-        response = read_chat_response(obj["response"]["body"], settings.model, local=settings.is_local())
+        response = read_chat_response(body, settings.model, local=settings.is_local())
     except LlmError as exc:
-        return LineProblem(number, "error", f"{request.feature_id}: {exc.message}; nothing stored",
-                           obj.get("custom_id"))
-    if response.cost_usd is not None and settings.public_base_url().startswith(OPENAI_URL):
-        from dataclasses import replace
-
+        return LineProblem(number, "error", f"{request.feature_id}: {_text(exc.message).rstrip('.')}; nothing stored",
+                           request.custom_id)
+    if not usage_read:
+        response = replace(response, prompt_tokens=0, completion_tokens=0, cost_usd=None)
+    elif response.cost_usd is not None and settings.public_base_url().startswith(OPENAI_URL):
         response = replace(response, cost_usd=response.cost_usd * BATCH_PRICE_FACTOR)
     outcome = read_answer(feature, prompt, response, sent, request.evidence_note)
     record = classification_of(feature, request.config, s.language, settings, items, outcome,
@@ -561,8 +863,11 @@ def _store_answer(number: int, obj: dict, request, s: _ProjectSession) -> LinePr
     mark_imported(s.project, request.custom_id, int(record.id))
     if record.status == "no_value":
         return LineProblem(number, "unparsable", f"{request.feature_id}: the answer names no value of the set "
-                                                 f"({record.problem}); stored without a value, as online",
+                                                 f"({_text(record.problem)}); stored without a value, as online",
                            request.custom_id)
+    if not usage_read:
+        return LineProblem(number, "usage", f"{request.feature_id}: stored, but its token counts are unreadable "
+                                            "(the cost is unknown)", request.custom_id)
     return None
 
 

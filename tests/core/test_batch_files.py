@@ -169,7 +169,7 @@ def test_bad_lines_are_listed_and_every_good_line_is_imported(llm_project, llm_s
     report = import_batch_results([path], results)
     by_line = {p.line: p for p in report.problems}
     assert report.counts() == {"lines": 9, "imported": 2, "already": 0, "duplicates": 1, "errors": 2, "unknown": 2,
-                               "stale": 0, "broken": 2, "unparsable": 1, "failed": 0}
+                               "stale": 0, "broken": 2, "unparsable": 1, "usage_unread": 0, "failed": 0}
     assert {n: by_line[n].kind for n in by_line} == {2: "duplicate", 3: "error", 4: "broken", 5: "unknown",
                                                      6: "unknown", 7: "error", 8: "unparsable", 9: "broken"}
     assert "cut off" in by_line[9].message and "boom" in by_line[3].message and "400" in by_line[7].message
@@ -248,7 +248,8 @@ def test_profile_cli_writes_and_imports_batch_files(llm_project, llm_settings, l
     assert "wrote 0 request(s)" in capsys.readouterr().out and not llm_server.chat_requests
 
 
-def test_cancelled_write_and_import_leave_nothing_behind(llm_project, llm_settings, llm_server, tmp_path):
+def test_cancelled_write_leaves_nothing_and_cancelled_import_keeps_whole_lines(llm_project, llm_settings, llm_server,
+                                                                               tmp_path, monkeypatch):
     from core.errors import Cancelled
     from core.progress import Progress
 
@@ -266,14 +267,21 @@ def test_cancelled_write_and_import_leave_nothing_behind(llm_project, llm_settin
     assert not requests.exists() and not (tmp_path / "requests.jsonl.part").exists()
     assert count(path, "batch_requests") == 0 and count(path, "profile_jobs") == 0
 
+    monkeypatch.setattr("core.llm.batch_files.CHUNK_LINES", 2)  # the cancel comes after the first chunk of 2
+    monkeypatch.setattr("core.llm.batch_files.CHUNK_PAUSE", 0.0)
     write_batch_requests([path], FEATURES, requests, batch_settings(llm_settings))
-    lines = server_results(llm_server, requests, results) * 70  # long enough to reach a progress step
+    lines = server_results(llm_server, requests, results) * 70
     results.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
-    with pytest.raises(Cancelled):
+    with pytest.raises(Cancelled, match="at line 2 of results.jsonl; the 2 answer"):
         import_batch_results([path], results, cancelling())
-    assert count(path, "classifications") == 0 and count(path, "llm_cache") == 0
+    assert count(path, "classifications") == 2 == count(path, "llm_cache")  # the committed chunk, each line whole
+    with open_project(path, readonly=True) as project:
+        linked = project.conn.execute("SELECT count(*) FROM batch_requests WHERE classification_id IN "
+                                      "(SELECT id FROM classifications)").fetchone()[0]
+    assert linked == 2
     report = import_batch_results([path], results)
-    assert (report.imported, report.duplicates) == (3, len(lines) - 3)
+    assert (report.imported, report.already, report.duplicates) == (1, 2, len(lines) - 3)
+    assert count(path, "classifications") == 3
 
 
 @pytest.mark.slow
@@ -306,11 +314,15 @@ def test_kill_9_mid_import_then_a_second_import_stores_each_answer_once(llm_proj
     assert killed, "the import finished before it could be killed"
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    assert count(path, "classifications") == 0  # killed mid-file: its one transaction left nothing behind
+    with open_project(path, readonly=True) as project:  # killed mid-file: the committed chunks, each line whole
+        kept, linked = project.conn.execute(
+            "SELECT (SELECT count(*) FROM classifications), (SELECT count(*) FROM batch_requests "
+            "WHERE classification_id IN (SELECT id FROM classifications))").fetchone()
+    assert kept == linked < answered
 
     done = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith(f"{answered:,} line(s): {answered:,} imported")
+    assert done.stdout.startswith(f"{answered:,} line(s): {answered - kept:,} imported")
     with open_project(path, readonly=True) as project:
         per_request = project.conn.execute(
             "SELECT count(*), count(DISTINCT feature_id || '|' || config || '|' || model) FROM classifications"
