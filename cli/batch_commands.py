@@ -140,4 +140,5 @@ def profile_batch_files(args: argparse.Namespace, settings) -> int:
             print(f"  {problem.describe()}")
         if report.problems_left_out:
             print(f"  ... and {report.problems_left_out:,} more")
-    return 0 if not report.not_imported else 1
+        print(report.outcome())
+    return 0 if report.stored else 2  # 0: at least the good lines are stored, even if some lines were not

@@ -5,6 +5,7 @@ error opens one dialog, the failed step is abandoned and the next action works."
 from __future__ import annotations
 
 import sqlite3
+import threading
 
 import pytest
 from PySide6.QtGui import QAction
@@ -159,3 +160,39 @@ def test_a_locked_project_says_what_to_do_without_a_traceback_and_the_retry_work
     _code(qtbot, window, "2")  # the lock is gone: the same action works now
     assert window.coding_panel.view.current_code == "2"
     assert window.errors.boxes_opened == 1
+
+
+@pytest.mark.qt_no_exception_capture
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+def test_a_bug_in_a_python_thread_is_shown_from_the_gui_thread(qtbot, hooked_window) -> None:
+    window = hooked_window
+    thread = threading.Thread(target=lambda: {}["gone"], name="helper")
+    with qtbot.waitSignal(window.errorShown, timeout=5000):
+        thread.start()
+        thread.join()
+    box = window.last_message_box
+    assert box.isVisible() and "KeyError" in box.detailedText() and "gone" in box.text()
+    box.close()
+
+
+def test_a_burst_is_one_dialog_but_a_later_retry_is_told_again(qtbot) -> None:
+    from PySide6.QtWidgets import QWidget as Parent
+
+    from gui.error_reporting import ErrorReporter
+
+    parent = Parent()
+    qtbot.addWidget(parent)
+    now = [100.0]
+    reporter = ErrorReporter(parent, clock=lambda: now[0])
+    locked = GrammarLensError("The project is locked.", "Close the other program.")
+    first = reporter.report("Not saved", locked)
+    first.close()
+    now[0] += 1.0  # the same failure a second later, its box already closed: still the same burst
+    assert reporter.report("Not saved", locked) is first and reporter.boxes_opened == 1
+    now[0] += 5.0  # the person tried again after a while: told again
+    second = reporter.report("Not saved", locked)
+    assert second is not first and reporter.boxes_opened == 2 and second.detailedText() == ""
+    other = GrammarLensError("The disk is full.", "Free some space.")
+    assert reporter.report("Not saved", other) is not second and reporter.boxes_opened == 3  # another error
+    for box in parent.findChildren(QMessageBox):
+        box.close()
