@@ -123,6 +123,26 @@ class BatchImportReport:
         """Lines whose answer is not in the project (duplicates and answers imported before are)."""
         return self.errors + self.unknown + self.stale + self.broken + self.failed
 
+    @property
+    def stored(self) -> int:
+        """Answers of this file that are in the projects now: imported by this run or by an earlier one."""
+        return self.imported + self.already
+
+    def outcome(self) -> str:
+        """The report's last sentence: what is in the projects now, and what to do about the rest."""
+        name = self.results_path.name
+        if self.lines == 0:
+            return f"Nothing imported: {name} holds no result lines."
+        if not self.stored:
+            return (f"Nothing could be imported: none of the {self.lines:,} line(s) of {name} holds an answer "
+                    "that could be stored (the reasons are listed above).")
+        stored = f"{self.imported:,} answer(s) stored" + (
+            f", {self.already:,} stored by an earlier import" if self.already else "")
+        if not self.not_imported:
+            return f"Every answer of {name} is in the project ({stored})."
+        return (f"The good lines were stored ({stored}); {self.not_imported:,} line(s) were not (the reasons are "
+                "listed above). Importing the file again, fixed or fetched again, stores only what is missing.")
+
     def counts(self) -> dict[str, int]:
         return {k: getattr(self, k) for k in ("lines", "imported", "already", "duplicates", "errors", "unknown",
                                               "stale", "broken", "unparsable", "usage_unread", "failed")}
@@ -133,9 +153,9 @@ class BatchImportReport:
         return (f"{c['lines']:,} line(s): {c['imported']:,} imported" + (", " + ", ".join(parts) if parts else ""))
 
     def to_json(self) -> dict:
-        return {**self.counts(), "results": str(self.results_path), "per_project": self.per_project,
-                "seconds": round(self.seconds, 3), "problems": [p.__dict__ for p in self.problems],
-                "problems_left_out": self.problems_left_out}
+        return {**self.counts(), "stored": self.stored, "outcome": self.outcome(), "results": str(self.results_path),
+                "per_project": self.per_project, "seconds": round(self.seconds, 3),
+                "problems": [p.__dict__ for p in self.problems], "problems_left_out": self.problems_left_out}
 
 
 # -- identities ------------------------------------------------------------------------------------

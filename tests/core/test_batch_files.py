@@ -241,11 +241,48 @@ def test_profile_cli_writes_and_imports_batch_files(llm_project, llm_settings, l
     server_results(llm_server, requests, results)
     with results.open("a", encoding="utf-8") as fh:
         fh.write('{"custom_id": "elsewhere-1", "response": null, "error": null}\n')
-    assert main(["profile", str(path), "--batch-in", str(results)]) == 1  # a line was not imported
+    assert main(["profile", str(path), "--batch-in", str(results)]) == 0  # the good lines were stored
     out = capsys.readouterr().out
     assert out.startswith("3 line(s): 2 imported, 1 unknown") and "line 3: custom_id 'elsewhere-1'" in out
+    assert out.endswith("The good lines were stored (2 answer(s) stored); 1 line(s) were not (the reasons are "
+                        "listed above). Importing the file again, fixed or fetched again, stores only what is "
+                        "missing.\n")
+    assert main(["profile", str(path), "--batch-in", str(results), "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert (again["imported"], again["already"], again["stored"], again["unknown"]) == (0, 2, 2, 1)
     assert main(["profile", str(path), "--features", "81A,GB107", *server, "--batch-out", str(requests)]) == 0
     assert "wrote 0 request(s)" in capsys.readouterr().out and not llm_server.chat_requests
+
+
+def test_profile_cli_import_lists_bad_lines_and_exits_2_when_nothing_is_stored(llm_project, llm_settings,
+                                                                             tmp_path, capsys):
+    from cli import main
+
+    llm_project.project.close()
+    path = llm_project.path
+    requests, results = tmp_path / "requests.jsonl", tmp_path / "results.jsonl"
+    write_batch_requests([path], ["81A", "GB107"], requests, batch_settings(llm_settings))
+    ids = [json.loads(x)["custom_id"] for x in requests.read_text(encoding="utf-8").splitlines()]
+    good = answer_line(ids[0], json.dumps({"reasoning": "r", "cited_paragraphs": [1], "value": "SOV"}))
+    failed = {"custom_id": ids[1], "response": None, "error": {"code": "server_error", "message": "engine died"}}
+    choices = {**good, "response": {"status_code": 200, "body": {"choices": {"x": 1}}}}
+    results.write_text("\n".join([json.dumps(failed), json.dumps(choices)]) + "\n", encoding="utf-8")
+    assert main(["profile", str(path), "--batch-in", str(results)]) == 2
+    out = capsys.readouterr().out.splitlines()
+    assert out == [
+        "2 line(s): 0 imported, 1 errors, 1 broken",
+        "  line 1: GB107: the batch reported an error: server_error engine died; nothing stored",
+        "  line 2: 81A: the response's choices is an object, not a list; nothing stored",
+        "Nothing could be imported: none of the 2 line(s) of results.jsonl holds an answer that could be stored "
+        "(the reasons are listed above)."]
+    assert count(path, "classifications") == 0
+    with results.open("a", encoding="utf-8") as fh:  # the same file with one good line more
+        fh.write(json.dumps(good) + "\n")
+    assert main(["profile", str(path), "--batch-in", str(results)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("3 line(s): 1 imported, 1 errors, 1 broken\n  line 1: GB107")
+    assert "The good lines were stored (1 answer(s) stored); 2 line(s) were not" in out
+    assert count(path, "classifications") == 1
 
 
 def test_cancelled_write_leaves_nothing_and_cancelled_import_keeps_whole_lines(llm_project, llm_settings, llm_server,
