@@ -48,6 +48,8 @@ class ProjectDatabase:
         self.readonly = readonly
         self._identity = _identity(path)
         self._closed = False
+        # Why the backup taken on opening failed (a full disk, a read-only folder), for the caller to say.
+        self.backup_problem: ProjectError | None = None
         file_guard.register(path)
 
     @property
@@ -167,7 +169,13 @@ def open_project(path: str | os.PathLike[str], *, create: bool = False, readonly
     if backup:
         from core.store import backups  # backups open projects themselves: imported late to avoid a cycle
 
-        backups.backup_if_due(project, reason="open")
+        try:
+            backups.backup_if_due(project, reason="open")
+        except ProjectError as exc:  # a backup that cannot be written must not lock the linguist out
+            project.backup_problem = exc
+        except BaseException:
+            project.close()
+            raise
     return project
 
 

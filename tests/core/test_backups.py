@@ -164,3 +164,12 @@ def test_an_upgrade_is_preceded_by_a_backup(tmp_path: Path) -> None:
     old = sqlite_utils.Database(upgrade.path)
     assert old.execute("PRAGMA user_version").fetchone()[0] == 4
     old.close()
+
+
+def test_a_backup_that_cannot_be_written_does_not_lock_the_project_away(project_path: Path) -> None:
+    backups.backup_dir(project_path).write_text("a file where the backup folder goes")
+    with open_project(project_path) as project:
+        assert project.backup_problem is not None and "backup folder" in project.backup_problem.message
+        coding.code(project, "GB020", "1")
+    with open(project_path, "rb") as fh:  # closed: the guard let go of it
+        assert fh.read(6) == b"SQLite"
