@@ -3,23 +3,49 @@
 Each ``cli/*_commands.py`` module contributes subcommands through ``register(commands, bench)``,
 where ``commands`` is the top-level subparser collection and ``bench`` the one under
 ``main.py bench``.  Handlers return an exit code; :class:`core.errors.GrammarLensError` is
-printed as a clear message with exit code 2, never as a traceback.
+printed as a clear message with exit code 2, never as a traceback.  Option values are checked by
+the ``type=`` functions of :mod:`cli.arg_types` before a handler runs, and output paths by
+:mod:`core.output_paths`; a bad command line is reported the same way (``error:`` + ``hint:``, 2).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
-from typing import Sequence
+import traceback
+from typing import NoReturn, Sequence
 
 from core import __version__
 from core.errors import Cancelled, GrammarLensError
 
 
+class UsageError(GrammarLensError):
+    """A command line argparse refuses (unknown option, missing or bad value): exit code 2 like any bad input."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports bad command lines as :class:`UsageError` (``error:`` + ``hint:``, exit code 2).
+
+    Also one fix: ``--opt=--`` is the value "--", checked by the option's type and choices
+    (Python 3.11's argparse drops that "--" and hands the handler an empty list, unchecked).
+    """
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message, f"See the options with: {self.prog} --help")
+
+    def _get_values(self, action: argparse.Action, arg_strings: list[str]):
+        if action.option_strings and action.nargs in (None, argparse.OPTIONAL) and arg_strings == ["--"]:
+            value = self._get_value(action, "--")
+            self._check_value(action, value)
+            return value
+        return super()._get_values(action, arg_strings)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="grammarlens",
         description="GrammarLens: find what a descriptive grammar says about a typological feature.",
     )
@@ -34,12 +60,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "handler", None):
-        parser.print_help()
-        return 2
+    """Run one command; returns its exit code (``--help`` and ``--version`` exit through SystemExit).
+
+    0 success, 1 partly done (the command says what failed) or a bug, 2 a problem the user can fix
+    (a bad command line or value, a missing file...), 130 cancelled.  A bug never prints a bare
+    traceback: it is named as a bug, and ``GRAMMARLENS_DEBUG=1`` shows the traceback as well.
+    """
     try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "handler", None):
+            parser.print_help()
+            return 2
         return int(args.handler(args) or 0)
     except Cancelled:
         print("Cancelled; nothing half-done was kept.", file=sys.stderr)
@@ -52,3 +84,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         if exc.hint:
             print(f"hint: {exc.hint}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        _silence_stdout()  # the reader went away (``... | head``): stop quietly, as a killed pipeline would
+        return 128 + 13  # SIGPIPE
+    except Exception as exc:  # noqa: BLE001 - a bug: say so plainly instead of dumping a traceback
+        if os.environ.get("GRAMMARLENS_DEBUG", "") not in ("", "0"):
+            traceback.print_exc()
+        print(f"error: GrammarLens hit a bug: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print("hint: Please report it with the command you ran; run it again with GRAMMARLENS_DEBUG=1 to see the "
+              "traceback.", file=sys.stderr)
+        return 1
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so that Python's final flush does not complain about the closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real stdout (tests capture it): nothing to silence
+        pass
