@@ -1,6 +1,7 @@
 """CLI: ``code`` — set a feature's value by hand, pin its evidence, add a note, undo, show it as JSON.
 
-    code PROJECT --feature ID --value VALUE [--pin ID,...] [--page LABEL,...] [--note TEXT] [--reviewer NAME]
+    code PROJECT --feature ID --value VALUE [--pin ID,...] [--page LABEL,...] [--unpin ID,...] [--unpin-page LABEL,...]
+                 [--note TEXT] [--reviewer NAME]
     code PROJECT --feature ID --pin ID,... | --page LABEL,... | --note TEXT     (value unchanged)
     code PROJECT --feature ID --undo
     code PROJECT --feature ID [--json] [--history]
@@ -9,26 +10,32 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
 import json
 import os
-from pathlib import Path
-
+from cli import arg_types
 from core.errors import GrammarLensError
 
 
 def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAction) -> None:
     p = commands.add_parser("code", help="code a feature by hand: value, pinned evidence, note, undo")
-    p.add_argument("project", type=Path, help="project file (.grammarlens)")
-    p.add_argument("--feature", required=True, help="feature id, e.g. 81A or GB107 (116A* is coded as GB257...)")
-    p.add_argument("--value", help='a code or label of the feature ("2", "SVO"), or "?" for not enough information')
-    p.add_argument("--pin", metavar="ID,...", help="paragraph ids that decide the value (replace the pins when "
-                   "given with --value, else added)")
-    p.add_argument("--page", metavar="LABEL,...", help="printed page labels to pin (pages retrieval never found)")
-    p.add_argument("--unpin", metavar="ID,...", help="pinned paragraph ids to unpin")
-    p.add_argument("--unpin-page", metavar="LABEL,...", help="pinned printed pages to unpin")
-    p.add_argument("--note", help="a note kept with the decision")
-    p.add_argument("--reviewer", help="who decides (default: $GRAMMARLENS_REVIEWER or the login name)")
+    p.add_argument("project", type=arg_types.path, help="project file (.grammarlens)")
+    p.add_argument("--feature", type=arg_types.feature_id, required=True,
+                   help="feature id, e.g. 81A or GB107 (116A* is coded as GB257...)")
+    p.add_argument("--value", type=arg_types.line,
+                   help='a code or label of the feature ("2", "SVO"), or "?" for not enough information')
+    p.add_argument("--pin", type=arg_types.paragraph_ids, metavar="ID,...",
+                   help="paragraph ids that decide the value (replace the pins when given with --value, else added)")
+    p.add_argument("--page", type=arg_types.page_labels, metavar="LABEL,...",
+                   help="printed page labels to pin (pages retrieval never found)")
+    p.add_argument("--unpin", type=arg_types.paragraph_ids, metavar="ID,...",
+                   help="pinned paragraph ids to unpin (with --value: after the new value is set)")
+    p.add_argument("--unpin-page", type=arg_types.page_labels, metavar="LABEL,...",
+                   help="pinned printed pages to unpin (with --value: after the new value is set)")
+    p.add_argument("--note", type=arg_types.text, help="a note kept with the decision")
+    p.add_argument("--reviewer", type=arg_types.optional_line,
+                   help="who decides (default: $GRAMMARLENS_REVIEWER or the login name)")
     p.add_argument("--undo", action="store_true", help="cancel the feature's latest decision")
     p.add_argument("--history", action="store_true", help="print every decision about the feature, oldest first")
     p.add_argument("--json", action="store_true", help="print the current decision as JSON")
@@ -46,51 +53,41 @@ def _reviewer(args: argparse.Namespace) -> str:
         return ""
 
 
-def _ids(text: str | None) -> list[int]:
-    out = []
-    for part in (text or "").split(","):
-        if part.strip():
-            if not part.strip().isdigit():
-                raise GrammarLensError(f"{part.strip()!r} is not a paragraph id.",
-                                       "Give paragraph ids as numbers (see 'paragraphs PROJECT'); printed pages go "
-                                       "in --page.")
-            out.append(int(part))
-    return out
-
-
-def _labels(text: str | None) -> list[str]:
-    return [p.strip() for p in (text or "").split(",") if p.strip()]
-
-
 def _code(args: argparse.Namespace) -> int:
     from core import coding
     from core.store import open_project
 
     feature = coding.codable_feature(args.feature)  # checks the id before opening anything
-    pins, pages = _ids(args.pin), _labels(args.page)
-    if args.undo and (args.value is not None or pins or pages or args.note or args.unpin or args.unpin_page):
+    pins, pages = args.pin or [], args.page or []
+    unpins, unpin_pages = args.unpin or [], args.unpin_page or []
+    if args.undo and (args.value is not None or pins or pages or args.note or unpins or unpin_pages):
         raise GrammarLensError("--undo cannot be combined with a new value, pins or a note.", "Run them one by one.")
     reviewer = _reviewer(args)
     message = ""
-    with open_project(args.project) as project:
-        if args.undo:
-            restored = coding.undo(project, feature.id, reviewer=reviewer)
-            message = (f"undone; {feature.id} is back to {_describe(restored)}" if restored
-                       else f"undone; {feature.id} has no decision now")
-        elif args.value is not None:
-            d = coding.code(project, feature.id, args.value, paragraph_ids=pins, page_labels=pages, note=args.note,
-                            reviewer=reviewer)
-            message = f"{feature.id}: {_describe(d)}"
-        else:
-            if pins or pages:
-                d = coding.pin(project, feature.id, pins, pages, reviewer=reviewer)
-                message = f"{feature.id}: pinned; {_describe(d)}"
-            if args.unpin or args.unpin_page:
-                d = coding.unpin(project, feature.id, _ids(args.unpin), _labels(args.unpin_page), reviewer=reviewer)
-                message = f"{feature.id}: unpinned; {_describe(d)}"
-            if args.note:
-                coding.add_note(project, feature.id, args.note, reviewer=reviewer)
-                message = f"{feature.id}: note added"
+    writes = args.undo or args.value is not None or pins or pages or unpins or unpin_pages or args.note
+    with open_project(args.project, readonly=not writes) as project:  # showing works on read-only media too
+        with project.transaction() if writes else contextlib.nullcontext():
+            # one command, one transaction: a refused part (no such pin) leaves nothing behind
+            if args.undo:
+                restored = coding.undo(project, feature.id, reviewer=reviewer)
+                message = (f"undone; {feature.id} is back to {_describe(restored)}" if restored
+                           else f"undone; {feature.id} has no decision now")
+            elif args.value is not None:
+                d = coding.code(project, feature.id, args.value, paragraph_ids=pins, page_labels=pages,
+                                note=args.note, reviewer=reviewer)
+                if unpins or unpin_pages:  # coding.code() takes no pins to drop: unpin from the new state
+                    d = coding.unpin(project, feature.id, unpins, unpin_pages, reviewer=reviewer)
+                message = f"{feature.id}: {_describe(d)}"
+            else:
+                if pins or pages:
+                    d = coding.pin(project, feature.id, pins, pages, reviewer=reviewer)
+                    message = f"{feature.id}: pinned; {_describe(d)}"
+                if unpins or unpin_pages:
+                    d = coding.unpin(project, feature.id, unpins, unpin_pages, reviewer=reviewer)
+                    message = f"{feature.id}: unpinned; {_describe(d)}"
+                if args.note:
+                    coding.add_note(project, feature.id, args.note, reviewer=reviewer)
+                    message = f"{feature.id}: note added"
         current = coding.current(project, feature.id)
         rows = coding.history(project, feature.id) if args.history else []
     if args.json:
