@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
+from cli import arg_types
 
 
 def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAction) -> None:
@@ -17,32 +17,36 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
                                         "'profile P.grammarlens --batch-in RESULTS'.")
     sub = p.add_subparsers(dest="batch_command", metavar="ACTION", required=True)
     s = sub.add_parser("submit", help="upload a requests file and start a batch (answered within 24 h)")
-    s.add_argument("requests", type=Path, help="requests file (JSONL) written by --batch-out")
-    s.add_argument("--model", default=None, help="ask this model instead of the one the file was written for")
+    s.add_argument("requests", type=arg_types.path, help="requests file (JSONL) written by --batch-out")
+    s.add_argument("--model", type=arg_types.line, default=None,
+                   help="ask this model instead of the one the file was written for")
     _server_options(s)
     s.set_defaults(handler=_submit)
     s = sub.add_parser("status", help="show a batch's state and how many requests are answered")
-    s.add_argument("id", help="batch id printed by 'batch submit' (batch_...)")
+    s.add_argument("id", type=arg_types.batch_id, help="batch id printed by 'batch submit' (batch_...)")
     _server_options(s)
     s.set_defaults(handler=_status)
     s = sub.add_parser("fetch", help="download a finished batch's results (answers, then error lines)")
-    s.add_argument("id", help="batch id (batch_...)")
-    s.add_argument("--out", type=Path, required=True, help="results file to write (JSONL)")
+    s.add_argument("id", type=arg_types.batch_id, help="batch id (batch_...)")
+    s.add_argument("--out", type=arg_types.path, required=True, help="results file to write (JSONL)")
     _server_options(s)
     s.set_defaults(handler=_fetch)
 
     b = bench.add_parser("batch", help="write and import a large batch file over generated projects: seconds and "
                                        "peak memory per step")
-    b.add_argument("--projects", type=int, default=10, help="generated projects (default 10)")
-    b.add_argument("--requests", type=int, default=20_000, help="request lines in all (default 20000)")
-    b.add_argument("--folder", type=Path, default=None, help="work folder (default: a temporary one)")
+    b.add_argument("--projects", type=arg_types.int_range(1, 1_000), default=10, help="generated projects (default 10)")
+    b.add_argument("--requests", type=arg_types.int_range(1, 10_000_000), default=20_000,
+                   help="request lines in all (default 20000)")
+    b.add_argument("--folder", type=arg_types.path, default=None, help="work folder (default: a temporary one)")
     b.add_argument("--json", action="store_true")
     b.set_defaults(handler=_bench)
 
 
 def _server_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--base-url", default=None, help="another server with the Batch API (default OpenAI)")
-    p.add_argument("--timeout", type=float, default=None, help="seconds per call (default 120)")
+    p.add_argument("--base-url", type=arg_types.url, default=None,
+                   help="another server with the Batch API (default OpenAI)")
+    p.add_argument("--timeout", type=arg_types.float_range(0, 86_400, low_open=True), default=None,
+                   help="seconds per call (default 120)")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
 
 
@@ -60,6 +64,7 @@ def _settings(args: argparse.Namespace):
 def _submit(args: argparse.Namespace) -> int:
     from core.llm.batch_api import submit
 
+    arg_types.refuse_project(args.requests, "batch submit", "a requests file (JSONL)")
     state = submit(args.requests, _settings(args), model=args.model)
     if args.json:
         print(json.dumps(state.to_json()))
@@ -81,7 +86,9 @@ def _fetch(args: argparse.Namespace) -> int:
     import sys
 
     from core.llm.batch_api import fetch
+    from core.output_paths import check_output_file
 
+    check_output_file(args.out, option="--out")
     report = fetch(args.id, args.out, _settings(args))
     if args.json:
         print(json.dumps({"out": str(report.out_path), "answers": report.answers, "error_lines": report.error_lines,
@@ -96,10 +103,24 @@ def _fetch(args: argparse.Namespace) -> int:
 
 def _bench(args: argparse.Namespace) -> int:
     from core.llm.bench_batch import print_bench, run_bench
+    from core.output_paths import check_output_folder
 
+    if args.folder is not None:
+        check_output_folder(args.folder, option="--folder", overwrite=True, parents=True)
     result = run_bench(projects=args.projects, requests=args.requests, folder=args.folder)
     print_bench(result, as_json=args.json)
     return 0
+
+
+def _is_requests_file(path) -> bool:
+    """True if the first line of ``path`` is a Batch API request (``url`` and ``body``, no ``response``)."""
+    try:
+        with open(path, "rb") as fh:  # refuse_project ran first: this is not a project file
+            first = fh.readline(1_000_000)
+        line = json.loads(first)
+    except (OSError, ValueError):
+        return False
+    return isinstance(line, dict) and "body" in line and "url" in line and "response" not in line
 
 
 def profile_batch_files(args: argparse.Namespace, settings) -> int:
@@ -116,6 +137,9 @@ def profile_batch_files(args: argparse.Namespace, settings) -> int:
         raise GrammarLensError("Give --batch-out or --batch-in, not both.",
                                "Write the requests first; import the results once the batch has run.")
     if args.batch_out:
+        from core.output_paths import check_output_file
+
+        check_output_file(args.batch_out, option="--batch-out")  # never over a project (one of these, even)
         if not args.features:
             raise GrammarLensError("--batch-out needs --features.", "For example: --features grambank.")
         if settings.mode != "llm":
@@ -131,6 +155,10 @@ def profile_batch_files(args: argparse.Namespace, settings) -> int:
         for problem in report.problems:
             print(f"warning: {problem.message}", file=sys.stderr)
         return 0 if not report.problems else 1
+    arg_types.refuse_project(args.batch_in, "--batch-in", "a batch results file (JSONL)")
+    if _is_requests_file(args.batch_in):
+        raise GrammarLensError(f"--batch-in {args.batch_in} is a requests file (written by --batch-out), not results.",
+                               f"Submit it first: batch submit {args.batch_in}; then import what 'batch fetch' writes.")
     report = import_batch_results(args.file, args.batch_in, stderr_progress("import"))
     if args.json:
         print(json.dumps(report.to_json()))
@@ -141,4 +169,8 @@ def profile_batch_files(args: argparse.Namespace, settings) -> int:
         if report.problems_left_out:
             print(f"  ... and {report.problems_left_out:,} more")
         print(report.outcome())
+    if not report.stored:  # bad input like any other: the error and hint on stderr too
+        print(f"error: nothing was imported from --batch-in {args.batch_in}.", file=sys.stderr)
+        print("hint: Give the results file of a batch written from this project "
+              "('batch fetch ID --out RESULTS.jsonl').", file=sys.stderr)
     return 0 if report.stored else 2  # 0: at least the good lines are stored, even if some lines were not

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from cli import arg_types
 from cli.batch_settings import batch_settings_from_args
 from cli.progress_printer import stderr_progress
 from core.errors import GrammarLensError
@@ -16,28 +17,31 @@ _SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 
 def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAction) -> None:
     p = bench.add_parser("profile", help="profiles of the shared grammars against Grambank: accuracy, macro-F1, MCC")
-    p.add_argument("--gold", type=Path, required=True,
+    p.add_argument("--gold", type=arg_types.path, required=True,
                    help="gold values (file, language, glottocode, feature, value), e.g. "
                         "../shared/bench/profile/grambank_gold.csv")
-    p.add_argument("--grammars", type=Path, default=_SHARED / "grammars",
+    p.add_argument("--grammars", type=arg_types.path, default=_SHARED / "grammars",
                    help="folder with the PDFs and grammars.csv (default ../shared/grammars)")
-    p.add_argument("--work", type=Path, default=Path("build") / "bench_profile",
+    p.add_argument("--work", type=arg_types.path, default=Path("build") / "bench_profile",
                    help="folder for the ingested projects, reused by later runs (default build/bench_profile)")
-    p.add_argument("--features", metavar="SET",
+    p.add_argument("--features", type=arg_types.line, metavar="SET",
                    help="ids like GB020,GB107 or a set (grambank); default: every feature of the gold file")
-    p.add_argument("--languages", help="comma-separated language names or Glottocodes (default: all in the gold file)")
-    p.add_argument("--model", default=None, help="model name (default gpt-4o)")
-    p.add_argument("--base-url", default=None, help="OpenAI-compatible server, e.g. http://localhost:11434/v1")
+    p.add_argument("--languages", type=arg_types.line,
+                   help="comma-separated language names or Glottocodes (default: all in the gold file)")
+    p.add_argument("--model", type=arg_types.line, default=None, help="model name (default gpt-4o)")
+    p.add_argument("--base-url", type=arg_types.url, default=None,
+                   help="OpenAI-compatible server, e.g. http://localhost:11434/v1")
     p.add_argument("--config", choices=["baseline", "rag", "rag-guidelines"], default="rag")
-    p.add_argument("--concurrency", type=int, default=4, help="requests at once (default 4)")
+    p.add_argument("--concurrency", type=arg_types.int_range(1, 256), default=4, help="requests at once (default 4)")
     p.add_argument("--no-llm", action="store_true", help="retrieval only: print evidence statistics, ask no model")
     p.add_argument("--no-reranker", action="store_true", help="rank by BM25 and vocabulary only (no embedding model)")
-    p.add_argument("--budget", type=int, default=None, help="evidence token budget per feature")
+    p.add_argument("--budget", type=arg_types.int_range(1, 1_000_000), default=None,
+                   help="evidence token budget per feature")
     p.add_argument("--yes", action="store_true", help="allow a hosted model (every language x feature is a request)")
-    p.add_argument("--batch-out", type=Path, metavar="REQUESTS.jsonl",
+    p.add_argument("--batch-out", type=arg_types.path, metavar="REQUESTS.jsonl",
                    help="write every language's prompts as one batch file (OpenAI Batch API, vLLM run_batch); "
                         "ask nothing")
-    p.add_argument("--batch-in", type=Path, metavar="RESULTS.jsonl",
+    p.add_argument("--batch-in", type=arg_types.path, metavar="RESULTS.jsonl",
                    help="import the answers of a batch results file (same options as --batch-out) and score them")
     p.add_argument("--summary", action="store_true", help="overall and per-language rows only")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
@@ -58,8 +62,12 @@ def _settings(args: argparse.Namespace):
 def _bench_profile(args: argparse.Namespace) -> int:
     from core.profile.bench_profile import format_report, run_bench_profile
     from core.profile.feature_sets import resolve_feature_set
+    from core.output_paths import check_output_file, check_output_folder
     from core.profile.scoring import load_gold
 
+    check_output_folder(args.work, option="--work", overwrite=True, parents=True)
+    if args.batch_out:
+        check_output_file(args.batch_out, option="--batch-out")
     gold = load_gold(args.gold)
     features = resolve_feature_set(None, args.features) if args.features else None
     languages = [x.strip() for x in args.languages.split(",") if x.strip()] if args.languages else None

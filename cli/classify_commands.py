@@ -5,19 +5,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
+from cli import arg_types
 from cli.progress_printer import stderr_progress
 from core.retrieval.budget import DEFAULT_BUDGET_TOKENS
 
 
 def register(commands, bench) -> None:
     p = commands.add_parser("classify", help="ask an LLM for a feature's value, citing the grammar's paragraphs")
-    p.add_argument("file", help="project file (.grammarlens)")
-    p.add_argument("--feature", required=True, help="feature id, e.g. 81A, GB107, 49A, 116A*")
+    p.add_argument("file", type=arg_types.path, help="project file (.grammarlens)")
+    p.add_argument("--feature", type=arg_types.feature_id, required=True,
+                   help="feature id, e.g. 81A, GB107, 49A, 116A*")
     _llm_options(p)
     p.add_argument("--no-reranker", action="store_true", help="rank by BM25 and vocabulary only (no embedding model)")
-    p.add_argument("--budget", type=int, default=None, help=f"evidence token budget (default {DEFAULT_BUDGET_TOKENS})")
+    p.add_argument("--budget", type=arg_types.int_range(1, 1_000_000), default=None,
+                   help=f"evidence token budget (default {DEFAULT_BUDGET_TOKENS})")
     p.add_argument("--no-cache", action="store_true", help="ask again even if this exact prompt was answered")
     p.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
     p.set_defaults(handler=_classify)
@@ -26,17 +28,18 @@ def register(commands, bench) -> None:
                          description="Gold pages may be printed page numbers while the paper's chunk pages may be "
                                      "PDF indices: the page-coverage line compares both rankings on the same raw "
                                      "numbers.")
-    b.add_argument("--data", type=Path, default=None, help="the paper's bench/rag folder (default ../shared/bench/rag)")
-    b.add_argument("--feature", required=True, help="81A, GB107, 49A or 116A*")
+    b.add_argument("--data", type=arg_types.path, default=None,
+                   help="the paper's bench/rag folder (default ../shared/bench/rag)")
+    b.add_argument("--feature", type=arg_types.feature_id, required=True, help="81A, GB107, 49A or 116A*")
     b.add_argument("--ranking", choices=["paper", "ours"], default="paper",
                    help="paper: the paper's 50 chunks in its order; ours: GrammarLens re-ranks them within the budget")
-    b.add_argument("--budget", type=int, default=DEFAULT_BUDGET_TOKENS,
+    b.add_argument("--budget", type=arg_types.int_range(1, 1_000_000), default=DEFAULT_BUDGET_TOKENS,
                    help=f"evidence token budget for --ranking ours (default {DEFAULT_BUDGET_TOKENS})")
-    b.add_argument("--limit", type=int, default=None, help="only the first N grammars")
+    b.add_argument("--limit", type=arg_types.int_range(1, 1_000_000), default=None, help="only the first N grammars")
     _llm_options(b)
-    b.add_argument("--batch-out", type=Path, metavar="REQUESTS.jsonl",
+    b.add_argument("--batch-out", type=arg_types.path, metavar="REQUESTS.jsonl",
                    help="write the benchmark's prompts as a batch file (OpenAI Batch API, vLLM run_batch), ask nothing")
-    b.add_argument("--batch-in", type=Path, metavar="RESULTS.jsonl",
+    b.add_argument("--batch-in", type=arg_types.path, metavar="RESULTS.jsonl",
                    help="score the answers of a batch results file (same options as for --batch-out)")
     b.add_argument("--json", action="store_true")
     b.set_defaults(handler=_bench_rag)
@@ -44,12 +47,15 @@ def register(commands, bench) -> None:
 
 def _llm_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", choices=["baseline", "rag", "rag-guidelines"], default="rag")
-    p.add_argument("--model", default=None, help="model name (default gpt-4o)")
-    p.add_argument("--base-url", default=None, help="OpenAI-compatible server, e.g. http://localhost:11434/v1")
-    p.add_argument("--temperature", type=float, default=None)
-    p.add_argument("--timeout", type=float, default=None, help="seconds per request")
-    p.add_argument("--concurrency", type=int, default=None)
-    p.add_argument("--context-tokens", type=int, default=None, help="the model's context window, if not known")
+    p.add_argument("--model", type=arg_types.line, default=None, help="model name (default gpt-4o)")
+    p.add_argument("--base-url", type=arg_types.url, default=None,
+                   help="OpenAI-compatible server, e.g. http://localhost:11434/v1")
+    p.add_argument("--temperature", type=arg_types.float_range(0, 2), default=None)
+    p.add_argument("--timeout", type=arg_types.float_range(0, 86_400, low_open=True), default=None,
+                   help="seconds per request")
+    p.add_argument("--concurrency", type=arg_types.int_range(1, 256), default=None)
+    p.add_argument("--context-tokens", type=arg_types.int_range(1, 10_000_000), default=None,
+                   help="the model's context window, if not known")
     p.add_argument("--answer-format", choices=["auto", "json_schema", "conclusion"], default="auto")
 
 
@@ -149,6 +155,9 @@ def _bench_rag_files(args: argparse.Namespace, spec) -> int:
     data = args.data or default_data_dir()
     options = dict(config=args.config, ranking=args.ranking, budget_tokens=args.budget, limit=args.limit)
     if args.batch_out:
+        from core.output_paths import check_output_file
+
+        check_output_file(args.batch_out, option="--batch-out")
         count = write_requests(data, spec, _settings(args), args.batch_out, **options)
         print(f"wrote {count} request(s) to {args.batch_out}; score the results with the same options and "
               f"--batch-in RESULTS.jsonl")

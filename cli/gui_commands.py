@@ -8,26 +8,32 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from cli import arg_types
+
 DEFAULT_BENCH_PDF = Path(__file__).resolve().parent.parent.parent / "shared" / "grammars" / "078_Papuan_Malay.pdf"
 
 
 def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAction) -> None:
     p = commands.add_parser("demo", help="write the demo grammar PDF (an invented language) to a file")
-    p.add_argument("pdf", type=Path, help="where to write it")
+    p.add_argument("pdf", type=arg_types.path, help="where to write it (a new .pdf file)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing file")
     p.set_defaults(handler=_demo)
 
     p = bench.add_parser("gui", help="desktop app: first page of a long grammar, UI stalls while classifying")
-    p.add_argument("pdf", type=Path, nargs="?", default=DEFAULT_BENCH_PDF,
+    p.add_argument("pdf", type=arg_types.path, nargs="?", default=DEFAULT_BENCH_PDF,
                    help="grammar PDF (default: the 770-page one)")
-    p.add_argument("--reranker", help="embedding model for retrieval ('' for none; default: the app's default)")
-    p.add_argument("--repeats", type=int, default=3, help="how many times to open the grammar")
+    p.add_argument("--reranker", type=arg_types.optional_model_name,
+                   help="embedding model for retrieval ('' for none; default: the app's default)")
+    p.add_argument("--repeats", type=arg_types.int_range(1, 100), default=3, help="how many times to open the grammar")
     p.add_argument("--json", action="store_true", help="print the numbers as JSON")
     p.set_defaults(handler=_bench_gui)
 
 
 def _demo(args: argparse.Namespace) -> int:
     from core.demo import write_demo_grammar
+    from core.output_paths import check_output_file
 
+    check_output_file(args.pdf, overwrite=args.force, force_option="--force", pdf=True)
     print(write_demo_grammar(args.pdf))
     return 0
 

@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from cli import arg_types
 from cli.progress_printer import stderr_progress
 from core.errors import GrammarLensError
 from core.ingest import ingest
@@ -20,37 +21,41 @@ from core.store.repository import get_language, list_documents, list_paragraphs,
 
 def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAction) -> None:
     p = commands.add_parser("ingest", help="read a grammar PDF into a project file")
-    p.add_argument("pdf", type=Path, help="the grammar PDF")
-    p.add_argument("--project", type=Path, required=True, help="project file (created if missing)")
-    p.add_argument("--language", help="language name (default: guessed from the title)")
-    p.add_argument("--glottocode", help="Glottocode of the language, e.g. papu1250")
+    p.add_argument("pdf", type=arg_types.path, help="the grammar PDF")
+    p.add_argument("--project", type=arg_types.path, required=True, help="project file (created if missing)")
+    p.add_argument("--language", type=arg_types.line, help="language name (default: guessed from the title)")
+    p.add_argument("--glottocode", type=arg_types.line, help="Glottocode of the language, e.g. papu1250")
     p.set_defaults(handler=_ingest)
 
     p = commands.add_parser("paragraphs", help="list a project's paragraphs")
-    p.add_argument("project", type=Path)
+    p.add_argument("project", type=arg_types.path)
     p.add_argument("--json", action="store_true", help="print a JSON list")
-    p.add_argument("--page", help="only paragraphs starting on this printed page label")
+    p.add_argument("--page", type=arg_types.page_label, help="only paragraphs starting on this printed page label")
     p.set_defaults(handler=_paragraphs)
 
     p = commands.add_parser("language", help="show or set the project's language")
-    p.add_argument("project", type=Path)
-    p.add_argument("--name")
-    p.add_argument("--glottocode")
+    p.add_argument("project", type=arg_types.path)
+    p.add_argument("--name", type=arg_types.line)
+    p.add_argument("--glottocode", type=arg_types.line)
     p.add_argument("--json", action="store_true", help='print {"name", "glottocode", "source"}')
     p.set_defaults(handler=_language)
 
     p = bench.add_parser("ingest", help="ingest speed against PyMuPDF's bare get_text('dict')")
-    p.add_argument("pdfs", type=Path, nargs="*")
+    p.add_argument("pdfs", type=arg_types.path, nargs="*")
     p.add_argument("--generated-dictionary", action="store_true",
                    help="also a generated dictionary-and-grammar (see core/ingest/dictionary_pdf.py), written once "
                         "into the temp folder")
-    p.add_argument("--dictionary-pages", type=int, default=616, metavar="N",
+    p.add_argument("--dictionary-pages", type=arg_types.int_range(1, 5_000), default=616, metavar="N",
                    help="pages of the generated dictionary-and-grammar (default 616)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=_bench_ingest)
 
 
 def _ingest(args: argparse.Namespace) -> int:
+    arg_types.refuse_project(args.pdf, "ingest", "a grammar PDF")  # PyMuPDF must never open a project
+    if args.project.suffix.lower() == ".pdf":
+        raise GrammarLensError(f"--project {args.project} is named like a PDF; the project is a new file of its own.",
+                               f"Give a project file name, e.g. --project {args.project.with_suffix('.grammarlens')}.")
     with open_project(args.project, create=True) as project:
         started = time.perf_counter()
         result = ingest(
@@ -99,7 +104,7 @@ def _paragraphs(args: argparse.Namespace) -> int:
 
 
 def _language(args: argparse.Namespace) -> int:
-    with open_project(args.project) as project:
+    with open_project(args.project, readonly=not (args.name or args.glottocode)) as project:
         if args.name or args.glottocode:
             current = get_language(project)
             name = args.name or (current.name if current else None)

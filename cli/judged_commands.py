@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
-
+from cli import arg_types
 from cli.progress_printer import stderr_progress
 
 
@@ -13,15 +12,18 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     from core.retrieval.judged import DEFAULT_DATA, DEFAULT_GRAMMARS, DEFAULT_PROJECTS
 
     p = bench.add_parser("judged", help="NDCG@10 and deciding paragraphs in the top 5 on hand-graded pairs")
-    p.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder with pairs.csv and grades.csv")
-    p.add_argument("--grammars", type=Path, default=DEFAULT_GRAMMARS, help="folder with grammars.csv and the PDFs")
-    p.add_argument("--projects", type=Path, default=DEFAULT_PROJECTS,
+    p.add_argument("--data", type=arg_types.path, default=DEFAULT_DATA, help="folder with pairs.csv and grades.csv")
+    p.add_argument("--grammars", type=arg_types.path, default=DEFAULT_GRAMMARS,
+                   help="folder with grammars.csv and the PDFs")
+    p.add_argument("--projects", type=arg_types.path, default=DEFAULT_PROJECTS,
                    help="cache folder for the grammars' project files (re-ingested when ingestion changes)")
-    p.add_argument("--feature", action="append", default=[], help="only this feature (repeatable)")
-    p.add_argument("--grammar", action="append", default=[], help="only this grammar file (repeatable)")
+    p.add_argument("--feature", type=arg_types.feature_id, action="append", default=[],
+                   help="only this feature (repeatable)")
+    p.add_argument("--grammar", type=arg_types.line, action="append", default=[],
+                   help="only this grammar file (repeatable)")
     p.add_argument("--unjudged", action="store_true",
                    help="list the ungraded top-10 paragraphs, shuffled, without saying which ranking found them")
-    p.add_argument("--sheet", type=Path, help="write the ungraded paragraphs as a grading CSV")
+    p.add_argument("--sheet", type=arg_types.path, help="write the ungraded paragraphs as a grading CSV")
     p.add_argument("--logo", action="store_true",
                    help="leave-one-grammar-out figures for the default ranking's knobs (core.retrieval.judged_logo)")
     p.add_argument("--json", action="store_true")
@@ -29,7 +31,12 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
 
 
 def _bench_judged(args: argparse.Namespace) -> int:
+    from core.output_paths import check_output_file, check_output_folder
     from core.retrieval.judged import excerpt, format_report, run_judged_bench, write_grading_sheet
+
+    check_output_folder(args.projects, option="--projects", overwrite=True, parents=True)
+    if args.sheet:
+        check_output_file(args.sheet, option="--sheet")
 
     if args.logo:
         from core.retrieval.judged_logo import format_logo, run_logo

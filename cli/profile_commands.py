@@ -7,40 +7,48 @@ import json
 import sys
 from pathlib import Path
 
+from cli import arg_types
 from cli.batch_settings import batch_settings_from_args
 from cli.progress_printer import stderr_progress
 from core.errors import GrammarLensError
 from core.retrieval.budget import DEFAULT_BUDGET_TOKENS
 
 DEFAULT_MAX_COST_USD = 5.0
+MAX_CONCURRENCY = 256
+MAX_TIMEOUT_S = 86_400.0
+MAX_BUDGET_TOKENS = 1_000_000
 
 
 def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAction) -> None:
     p = commands.add_parser("profile", help="run a feature set as one resumable job and show the language's profile")
-    p.add_argument("file", type=Path, nargs="+",
+    p.add_argument("file", type=arg_types.path, nargs="+",
                    help="project file (.grammarlens); several only with --batch-out / --batch-in")
-    p.add_argument("--features", metavar="SET",
+    p.add_argument("--features", type=arg_types.line, metavar="SET",
                    help="paper (81A, 49A, GB107, 116A*), grambank, wals, a saved list's name, or ids like 81A,GB107; "
                         "without it, only show the stored profile")
-    p.add_argument("--model", default=None, help="model name (default gpt-4o)")
-    p.add_argument("--base-url", default=None, help="OpenAI-compatible server, e.g. http://localhost:11434/v1")
+    p.add_argument("--model", type=arg_types.line, default=None, help="model name (default gpt-4o)")
+    p.add_argument("--base-url", type=arg_types.url, default=None,
+                   help="OpenAI-compatible server, e.g. http://localhost:11434/v1")
     p.add_argument("--config", choices=["baseline", "rag", "rag-guidelines"], default="rag")
-    p.add_argument("--concurrency", type=int, default=4, help="requests at once (default 4)")
-    p.add_argument("--timeout", type=float, default=None, help="seconds per request")
+    p.add_argument("--concurrency", type=arg_types.int_range(1, MAX_CONCURRENCY), default=4,
+                   help="requests at once (default 4)")
+    p.add_argument("--timeout", type=arg_types.float_range(0, MAX_TIMEOUT_S, low_open=True), default=None,
+                   help="seconds per request")
     p.add_argument("--no-llm", action="store_true", help="retrieval only: store each feature's evidence, ask no model")
     p.add_argument("--no-reranker", action="store_true", help="rank by BM25 and vocabulary only (no embedding model)")
-    p.add_argument("--budget", type=int, default=None, help=f"evidence token budget per feature (default {DEFAULT_BUDGET_TOKENS})")
+    p.add_argument("--budget", type=arg_types.int_range(1, MAX_BUDGET_TOKENS), default=None,
+                   help=f"evidence token budget per feature (default {DEFAULT_BUDGET_TOKENS})")
     p.add_argument("--estimate", action="store_true", help="print the token and cost estimate, run nothing")
-    p.add_argument("--max-cost", type=float, default=DEFAULT_MAX_COST_USD,
+    p.add_argument("--max-cost", type=arg_types.float_range(0, 1_000_000), default=DEFAULT_MAX_COST_USD,
                    help=f"refuse to start above this estimated cost in USD unless --yes (default {DEFAULT_MAX_COST_USD})")
     p.add_argument("--yes", action="store_true", help="start even above --max-cost")
     p.add_argument("--restart", action="store_true", help="start a new job instead of resuming the last one")
-    p.add_argument("--cldf", type=Path, action="append", default=[],
+    p.add_argument("--cldf", type=arg_types.path, action="append", default=[],
                    help="CLDF folder (WALS, Grambank or their parent) to compare with; repeatable")
-    p.add_argument("--batch-out", type=Path, metavar="REQUESTS.jsonl",
+    p.add_argument("--batch-out", type=arg_types.path, metavar="REQUESTS.jsonl",
                    help="write the unanswered features' prompts as a batch file (OpenAI Batch API, vLLM run_batch) "
                         "instead of asking the model")
-    p.add_argument("--batch-in", type=Path, metavar="RESULTS.jsonl",
+    p.add_argument("--batch-in", type=arg_types.path, metavar="RESULTS.jsonl",
                    help="import the answers of a batch results file into the project(s)")
     p.add_argument("--answer-format", choices=["auto", "json_schema", "conclusion"], default="auto",
                    help="conclusion: the paper's text answers, for servers without JSON-schema output")
@@ -48,24 +56,27 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.set_defaults(handler=_profile)
 
     p = commands.add_parser("export", help="export the profile as CLDF, CSV or JSON")
-    p.add_argument("file", type=Path)
+    p.add_argument("file", type=arg_types.path)
     p.add_argument("--format", choices=["cldf", "csv", "json"], required=True)
-    p.add_argument("--out", type=Path, required=True, help="folder to write into (created if missing)")
+    p.add_argument("--out", type=arg_types.path, required=True,
+                   help="folder to write into (created if missing; its parent must exist)")
+    p.add_argument("--force", action="store_true", help="overwrite an export already in the --out folder")
     p.add_argument("--reviewed-only", action="store_true", help="only values a reviewer accepted or overrode")
     p.add_argument("--no-unknown", action="store_true",
                    help="CLDF: leave out the values coded \"?\" (not enough information); CSV/JSON keep every row")
-    p.add_argument("--cldf", type=Path, action="append", default=[], help="CLDF folder for agreement columns (csv/json)")
+    p.add_argument("--cldf", type=arg_types.path, action="append", default=[],
+                   help="CLDF folder for agreement columns (csv/json)")
     p.set_defaults(handler=_export)
 
     p = commands.add_parser("bibtex", help="show or replace the grammar's BibTeX entry used as the export's source")
-    p.add_argument("file", type=Path)
-    p.add_argument("--set", type=Path, metavar="FILE.bib", help="replace the entry with this file's")
+    p.add_argument("file", type=arg_types.path)
+    p.add_argument("--set", type=arg_types.path, metavar="FILE.bib", help="replace the entry with this file's")
     p.set_defaults(handler=_bibtex)
 
     p = commands.add_parser("feature-list", help="save or show custom feature lists for 'profile --features NAME'")
-    p.add_argument("file", type=Path)
-    p.add_argument("name", nargs="?", help="list name (omit to show all lists)")
-    p.add_argument("--ids", help="comma-separated feature ids to save under NAME")
+    p.add_argument("file", type=arg_types.path)
+    p.add_argument("name", type=arg_types.line, nargs="?", help="list name (omit to show all lists)")
+    p.add_argument("--ids", type=arg_types.line, help="comma-separated feature ids to save under NAME")
     p.set_defaults(handler=_feature_list)
 
 
@@ -146,9 +157,11 @@ def _print_profile(entries, agreement) -> None:
 
 def _export(args: argparse.Namespace) -> int:
     from core.export import export_profile
+    from core.output_paths import check_export_folder
     from core.profile import build_profile
     from core.store import open_project
 
+    check_export_folder(args.out, args.format, option="--out", overwrite=args.force, force_option="--force")
     with open_project(args.file) as project:
         agreement = _agreement(project, build_profile(project), args.cldf) if args.format != "cldf" else None
         path = export_profile(project, args.format, args.out, reviewed_only=args.reviewed_only, agreement=agreement,
@@ -161,12 +174,18 @@ def _bibtex(args: argparse.Namespace) -> int:
     from core.export import get_bibtex, set_bibtex
     from core.store import open_project
 
+    text = None
+    if args.set:  # read before the project is open (and never the project itself: see arg_types.refuse_project)
+        arg_types.refuse_project(args.set, "--set", "a BibTeX file (.bib)")
+        try:
+            text = args.set.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise GrammarLensError(f"Cannot read {args.set}: {exc.strerror or exc}.", "Check the path.") from exc
+        except UnicodeDecodeError:
+            raise GrammarLensError(f"{args.set} is not UTF-8 text.",
+                                   "Give a BibTeX file saved as UTF-8.") from None
     with open_project(args.file) as project:
-        if args.set:
-            try:
-                text = args.set.read_text(encoding="utf-8")
-            except OSError as exc:
-                raise GrammarLensError(f"Cannot read {args.set}: {exc.strerror}.", "Check the path.") from exc
+        if text is not None:
             set_bibtex(project, text)
         print(get_bibtex(project), end="")
     return 0

@@ -7,6 +7,7 @@ import json
 import time
 from pathlib import Path
 
+from cli import arg_types
 from cli.progress_printer import stderr_progress
 from core.catalog import load_catalog
 from core.errors import GrammarLensError
@@ -18,41 +19,47 @@ from core.store import open_project
 
 def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAction) -> None:
     p = commands.add_parser("retrieve", help="find the paragraphs of a project that decide a feature")
-    p.add_argument("project", type=Path, help="project file")
-    p.add_argument("--feature", required=True, help="feature id: 81A, GB107, PQ (= 116A*), 49A, ...")
-    p.add_argument("--top", type=int, default=RetrievalSettings.final_top, help="hits to show (default 20)")
-    p.add_argument("--candidates", type=int, default=RetrievalSettings.bm25_top, help="BM25 candidates (default 50)")
-    p.add_argument("--rerank", default=RetrievalSettings.reranker or "none", metavar="MODEL|none",
+    p.add_argument("project", type=arg_types.path, help="project file")
+    p.add_argument("--feature", type=arg_types.feature_id, required=True,
+                   help="feature id: 81A, GB107, PQ (= 116A*), 49A, ...")
+    p.add_argument("--top", type=arg_types.int_range(1, 10_000), default=RetrievalSettings.final_top,
+                   help="hits to show (default 20)")
+    p.add_argument("--candidates", type=arg_types.int_range(1, 100_000), default=RetrievalSettings.bm25_top,
+                   help="BM25 candidates (default 50)")
+    p.add_argument("--rerank", type=arg_types.model_name, default=RetrievalSettings.reranker or "none",
+                   metavar="MODEL|none",
                    help=f"embedding model (hub name or folder), or none (default {RetrievalSettings.reranker or 'none'})")
     p.add_argument("--ranking", choices=("combined", "bm25", "dense", "vocabulary"), default="combined")
     p.add_argument("--query", choices=("term", "descriptive", "both"), default=RetrievalSettings.query)
-    p.add_argument("--instruction", default="none", help="none, default, specific, or a literal instruction")
-    p.add_argument("--device", default="auto", help="auto (CUDA, MPS, CPU), cpu, cuda, mps")
-    p.add_argument("--budget", type=int, default=0, metavar="TOKENS",
+    p.add_argument("--instruction", type=arg_types.line, default="none",
+                   help="none, default, specific, or a literal instruction")
+    p.add_argument("--device", type=arg_types.device, default="auto", help="auto (CUDA, MPS, CPU), cpu, cuda, mps")
+    p.add_argument("--budget", type=arg_types.int_range(0, 1_000_000), default=0, metavar="TOKENS",
                    help=f"only the hits that fit this evidence budget (e.g. {DEFAULT_BUDGET_TOKENS})")
     p.add_argument("--no-save", action="store_true", help="do not store the run in the project")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=_retrieve)
 
     p = commands.add_parser("catalog", help="look up WALS and Grambank features")
-    p.add_argument("words", nargs="*", help="feature id or words to search for")
-    p.add_argument("--cldf", type=Path, help="CLDF folder to show the databases' full descriptions")
+    p.add_argument("words", type=arg_types.optional_line, nargs="*", help="feature id or words to search for")
+    p.add_argument("--cldf", type=arg_types.path, help="CLDF folder to show the databases' full descriptions")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=_catalog)
 
     p = bench.add_parser("rerank", help="NDCG@5/10/20 on the paper's reranker benchmark")
-    p.add_argument("--data", type=Path, required=True, help="folder of benchmark CSVs")
-    p.add_argument("--model", default=DEFAULT_RERANKER, help="bi-encoder to evaluate, or none")
-    p.add_argument("--feature", default="81A")
-    p.add_argument("--device", default="auto")
+    p.add_argument("--data", type=arg_types.path, required=True, help="folder of benchmark CSVs")
+    p.add_argument("--model", type=arg_types.model_name, default=DEFAULT_RERANKER,
+                   help="bi-encoder to evaluate, or none")
+    p.add_argument("--feature", type=arg_types.feature_id, default="81A")
+    p.add_argument("--device", type=arg_types.device, default="auto")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=_bench_rerank)
 
     p = bench.add_parser("retrieval", help="retrieval speed on a project (BM25, reranking, cache)")
-    p.add_argument("project", type=Path)
-    p.add_argument("--feature", default="81A")
-    p.add_argument("--model", default=DEFAULT_RERANKER)
-    p.add_argument("--device", default="auto")
+    p.add_argument("project", type=arg_types.path)
+    p.add_argument("--feature", type=arg_types.feature_id, default="81A")
+    p.add_argument("--model", type=arg_types.model_name, default=DEFAULT_RERANKER)
+    p.add_argument("--device", type=arg_types.device, default="auto")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=_bench_retrieval)
 
