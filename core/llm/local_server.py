@@ -17,11 +17,14 @@ API (the ``llm_server`` fixture in ``tests/fixtures_llm.py`` yields a reset inst
     server.enqueue(429, 429)            # the next two requests get 429 (with Retry-After: 0)
     server.enqueue({"status": 500}, {"delay": 2.0}, {"content": "```json {...} ```"},
                    {"empty": True}, {"no_choices": True})   # one-shot behaviours, in order
+    server.enqueue({"wait": event})     # hold the reply until event.set() (at most 60 s): a test can act
+                                        # while a client is known to be waiting (e.g. kill it mid-request)
     server.json_schema = "honour" | "reject" | "ignore"      # how response_format is treated
     server.models = {"gpt-4o", "llama3"}   # other model names get 404 (None: any model)
     server.require_key = "sk-test"         # requests without this Bearer key get 401
     server.context_limit = 2000            # prompts over this many tokens (chars/4) get a 400
-    server.requests                        # JSON bodies received, in order (with "_auth")
+    server.requests                        # JSON bodies received, in order (with "_auth"); a chat request
+                                           # is logged only if it arrived whole with a list of messages
     server.reset()                         # back to defaults (the fixture does this per test)
     server.batch_outcome = "completed" | "failed" | "expired"   # how the next batches end
     server.batch_polls = 1                 # retrievals that still show "in_progress" before the end
@@ -338,8 +341,18 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:  # noqa: N802
         api = self.server_api
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            self._json(400, {"error": {"message": "bad Content-Length", "type": "invalid_request_error"}})
+            return
+        raw = self.rfile.read(length) if length > 0 else b""
+        if len(raw) < length:
+            # The client went away mid-request (a killed process): what arrived is not a request.  It used
+            # to be logged as one ("{}" for an empty read, without messages), which made a test counting the
+            # prompts received fail with KeyError: 'messages' once in a few runs on a busy machine.
+            self.close_connection = True
+            return
         path = self.path.split("?")[0].rstrip("/")
         if path.endswith("/files"):
             api._state.requests.append({"_path": self.path, "_auth": self.headers.get("Authorization", "")})
@@ -357,6 +370,15 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             self._json(400, {"error": {"message": "invalid JSON body", "type": "invalid_request_error"}})
             return
+        if not isinstance(request, dict):
+            self._json(400, {"error": {"message": "the body is not a JSON object", "type": "invalid_request_error"}})
+            return
+        chat = self.path.rstrip("/").endswith("chat/completions")
+        if chat and not (isinstance(request.get("messages"), list)
+                         and all(isinstance(m, dict) for m in request["messages"])):
+            self._json(400, {"error": {"message": "'messages' is a required property (a list of messages)",
+                                       "type": "invalid_request_error", "param": "messages"}})
+            return  # not logged: server.requests holds only well-formed requests
         request["_path"] = self.path
         request["_auth"] = self.headers.get("Authorization", "")
         api._state.requests.append(request)
@@ -364,7 +386,7 @@ class _Handler(BaseHTTPRequestHandler):
             if self._authorised():
                 self._json(*api.create_batch(request))
             return
-        if not self.path.rstrip("/").endswith("chat/completions"):
+        if not chat:
             self._json(404, {"error": {"message": f"no route {self.path}", "type": "invalid_request_error"}})
             return
         state = api._state
@@ -378,6 +400,8 @@ class _Handler(BaseHTTPRequestHandler):
                                        "type": "invalid_request_error", "code": "model_not_found"}})
             return
         behaviour = api._next_behaviour() or {}
+        if behaviour.get("wait") is not None:
+            behaviour["wait"].wait(timeout=60)
         if behaviour.get("delay"):
             time.sleep(float(behaviour["delay"]))
         status = behaviour.get("status")
