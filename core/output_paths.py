@@ -24,7 +24,6 @@ import os
 import sqlite3
 import stat
 from pathlib import Path
-from urllib.parse import quote
 
 from core.errors import GrammarLensError
 from core.store.database import APPLICATION_ID, PROJECT_SUFFIX
@@ -240,7 +239,7 @@ def _application_id(path: Path) -> int | None:
     An empty file is no database.  A file SQLite cannot look at (locked, unreadable) gives
     ``_UNREADABLE``: better to refuse an output than to overwrite something unknown.
     """
-    uri = "file:" + quote(os.fsencode(os.path.abspath(path))) + "?mode=ro"
+    uri = Path(os.path.abspath(path)).as_uri() + "?mode=ro"  # percent-encoded: '?', '#', any bytes are safe
     try:
         conn = sqlite3.connect(uri, uri=True, timeout=1.0)
     except sqlite3.Error:
