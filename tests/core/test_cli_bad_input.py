@@ -429,6 +429,11 @@ def test_output_paths_recognise_projects_through_sqlite_even_while_open(tmp_path
             check_output_file(link)
         with pytest.raises(GrammarLensError, match="GrammarLens project"):
             check_export_folder(disguised.path, "csv")
+        odd = tmp_path / "we?ird#folder" / os.fsdecode(b"p%20q caf\xe9.txt")  # the URI must encode all of these
+        odd.parent.mkdir()
+        create_project(tmp_path / "plain.db").close()
+        os.rename(tmp_path / "plain.db", odd)  # a rename: nobody reads a project's bytes
+        assert is_project_file(odd)
         assert live.conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"  # still usable
         with live.transaction():
             live.conn.execute("PRAGMA user_version")
