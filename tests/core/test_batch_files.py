@@ -316,9 +316,14 @@ def test_cancelled_write_leaves_nothing_and_cancelled_import_keeps_whole_lines(l
         linked = project.conn.execute("SELECT count(*) FROM batch_requests WHERE classification_id IN "
                                       "(SELECT id FROM classifications)").fetchone()[0]
     assert linked == 2
+    with open_project(path, readonly=True) as project:
+        assert find_job(project, FEATURES, batch_settings(llm_settings)).state != "done"
     report = import_batch_results([path], results)
     assert (report.imported, report.already, report.duplicates) == (1, 2, len(lines) - 3)
     assert count(path, "classifications") == 3
+    with open_project(path, readonly=True) as project:  # the job is finished as an uncancelled import finishes it
+        job = find_job(project, FEATURES, batch_settings(llm_settings))
+    assert job.state == "done" and not job.pending
 
 
 @pytest.mark.slow
