@@ -495,7 +495,13 @@ def import_batch_results(project_paths: Iterable[str | os.PathLike], results_pat
     size = max(1, source.stat().st_size)
     with fh, contextlib.ExitStack() as connections:
         importer.connections = connections
-        importer.run(_result_lines(fh, MAX_LINE_BYTES), progress, size)
+        try:
+            importer.run(_result_lines(fh, MAX_LINE_BYTES), progress, size)
+        except OSError as exc:  # the results file, not the project (SQLite raises its own errors)
+            raise GrammarLensError(
+                f"Reading {source.name} failed after line {importer.report.lines:,}: {exc.strerror or exc}.",
+                f"The {importer.committed:,} answer(s) stored before were kept; import the file again once it "
+                "can be read (nothing is stored twice).") from exc
         importer.finish_jobs()
     with contextlib.suppress(Cancelled):  # all is stored: a cancel now has nothing left to stop
         progress.step(size, size, "done")

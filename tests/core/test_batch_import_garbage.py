@@ -457,3 +457,30 @@ def test_random_damage_never_escapes_and_every_untouched_line_is_stored(written,
         assert again.imported == 0 and table_counts(path) == before, again.problems  # idempotent
         assert again.already == report.imported
     assert damaged_lines > 100 and untouched_lines > 100  # 240 lines in all, about half of them damaged
+
+
+def test_a_file_that_fails_to_read_midway_keeps_what_was_stored(written, project, tmp_path, monkeypatch):
+    """An I/O error on the results file (a network drive gone) stops the import with what is kept, in words."""
+    import core.llm.batch_files as batch_files
+    from core.errors import GrammarLensError
+
+    real = batch_files._result_lines
+
+    def failing(fh, max_bytes):
+        for n, item in enumerate(real(fh, max_bytes)):
+            if n == 3:
+                raise OSError(5, "Input/output error")
+            yield item
+
+    monkeypatch.setattr(batch_files, "_result_lines", failing)
+    monkeypatch.setattr(batch_files, "CHUNK_LINES", 2)
+    monkeypatch.setattr(batch_files, "CHUNK_PAUSE", 0.0)
+    results = tmp_path / "results.jsonl"
+    results.write_bytes(b"\n".join(good_lines(written)) + b"\n")
+    with pytest.raises(GrammarLensError) as info:
+        import_batch_results([project], results)
+    assert info.value.message == "Reading results.jsonl failed after line 3: Input/output error."
+    assert info.value.hint.startswith("The 2 answer(s) stored before were kept")
+    assert sum(stored_features(project).values()) == 2  # the first chunk; the third line was rolled back
+    monkeypatch.setattr(batch_files, "_result_lines", real)
+    assert import_batch_results([project], results).imported == 3  # the rest, once
