@@ -484,3 +484,29 @@ def test_a_file_that_fails_to_read_midway_keeps_what_was_stored(written, project
     assert sum(stored_features(project).values()) == 2  # the first chunk; the third line was rolled back
     monkeypatch.setattr(batch_files, "_result_lines", real)
     assert import_batch_results([project], results).imported == 3  # the rest, once
+
+
+def test_a_bug_while_storing_one_line_costs_only_that_line(written, project, tmp_path, monkeypatch):
+    """An exception nobody foresaw (a bug) rolls back its line's savepoint, is listed as one, and the rest import."""
+    import core.llm.batch_files as batch_files
+
+    real = batch_files._store_answer
+
+    def store(number, body, usage_read, request, s):
+        real(number, body, usage_read, request, s)  # stored, then the bug: the savepoint must undo it
+        if request.feature_id == "GB107":
+            raise RuntimeError("a bug")
+
+    monkeypatch.setattr(batch_files, "_store_answer", store)
+    results = tmp_path / "results.jsonl"
+    results.write_bytes(b"\n".join(good_lines(written)) + b"\n")
+    report = import_batch_results([project], results)
+    assert (report.imported, report.failed) == (4, 1)
+    assert [(p.line, p.kind) for p in report.problems] == [(2, "failed")]
+    assert report.problems[0].message.startswith("could not be imported (RuntimeError: a bug); nothing stored. "
+                                                 "This is a bug in GrammarLens")
+    assert "GB107" not in stored_features(project) and len(stored_features(project)) == 4
+    with open_project(project, readonly=True) as p:
+        assert p.conn.execute("SELECT count(*) FROM batch_requests WHERE classification_id IS NOT NULL "
+                              "AND feature_id = 'GB107'").fetchone()[0] == 0
+        assert p.conn.execute("SELECT count(*) FROM llm_cache").fetchone()[0] == 4
