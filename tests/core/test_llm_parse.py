@@ -213,7 +213,8 @@ def test_parse_answer_never_raises_on_garbage() -> None:
 
 @pytest.mark.parametrize("shape", [
     "```" + " " * 200_000 + "x", "```" + "a" * 200_000, "paragraph" + " " * 200_000 + "x",
-    "paragraph #" + " " * 200_000 + "x", "<think>" * 30_000, "</think>x" * 20_000, "a\n" + "\n" * 200_000 + "paragraphs x",
+    "paragraph #" + " " * 200_000 + "x", "<think>" * 30_000, "</think>x" * 20_000,
+    "a\n" + "\n" * 200_000 + "paragraphs x",
     "conclusion" + " " * 200_000 + "x", "{" * 200_000, '{"value":' + "[" * 200_000 + "}", "Paragraph " + "9" * 5_000,
     "Paragraphs: " + "1-50, " * 30_000, "[1]" * 60_000,
 ])
