@@ -30,7 +30,7 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.add_argument("--page", type=arg_types.page_labels, metavar="LABEL,...",
                    help="printed page labels to pin (pages retrieval never found)")
     p.add_argument("--unpin", type=arg_types.paragraph_ids, metavar="ID,...",
-                   help="pinned paragraph ids to unpin (with --value: after the new value is set)")
+                   help="pinned paragraph ids to unpin (with --value: in the same act, after the new value is set)")
     p.add_argument("--unpin-page", type=arg_types.page_labels, metavar="LABEL,...",
                    help="pinned printed pages to unpin (with --value: after the new value is set)")
     p.add_argument("--note", type=arg_types.text, help="a note kept with the decision")
@@ -74,9 +74,8 @@ def _code(args: argparse.Namespace) -> int:
                            else f"undone; {feature.id} has no decision now")
             elif args.value is not None:
                 d = coding.code(project, feature.id, args.value, paragraph_ids=pins, page_labels=pages,
-                                note=args.note, reviewer=reviewer)
-                if unpins or unpin_pages:  # coding.code() takes no pins to drop: unpin from the new state
-                    d = coding.unpin(project, feature.id, unpins, unpin_pages, reviewer=reviewer)
+                                note=args.note, reviewer=reviewer, unpin_paragraph_ids=unpins,
+                                unpin_page_labels=unpin_pages)
                 message = f"{feature.id}: {_describe(d)}"
             else:
                 if pins or pages:

@@ -82,10 +82,12 @@ def make_pins(project: ProjectDatabase, paragraph_ids: Iterable[int] = (),
 
 @_one_transaction
 def code(project: ProjectDatabase, feature_id: str, value: str, *, paragraph_ids: Sequence[int] | None = None,
-         page_labels: Sequence[str] | None = None, note: str | None = None, reviewer: str = "") -> Decision:
+         page_labels: Sequence[str] | None = None, note: str | None = None, reviewer: str = "",
+         unpin_paragraph_ids: Sequence[int] = (), unpin_page_labels: Sequence[str] = ()) -> Decision:
     """Set the feature's value by hand (a code, a label or "?"), with or without a model answer.
 
-    Pins given here replace the feature's pins; without any, the current pins stay.  The status
+    Pins given here replace the feature's pins; without any, the current pins stay; ``unpin_*``
+    then drop some of them, in the same row (one act, one undo).  The status
     says how the value relates to the model: coded (no model answer), accepted (the same value),
     overridden (another value), unknown ("?").
     """
@@ -103,6 +105,12 @@ def code(project: ProjectDatabase, feature_id: str, value: str, *, paragraph_ids
         action, status = "override", OVERRIDDEN
     before = current(project, feature.id)
     pins = given if (paragraph_ids or page_labels) else (before.pins if before else ())
+    if unpin_paragraph_ids or unpin_page_labels:
+        kept = _without(pins, unpin_paragraph_ids, unpin_page_labels)
+        if len(kept) == len(pins):
+            raise GrammarLensError(f"{feature.id} has no such pin.",
+                                   "See its pins with 'code PROJECT --feature ID --json'.")
+        pins = kept
     return _append(project, [store.NewDecision(
         feature.id, _parent(project, feature.id, model), action, status, vcode, label, _note(note, before),
         reviewer, now_iso(), model[0] if model else None, pins=pins)])[0]
@@ -188,9 +196,7 @@ def unpin(project: ProjectDatabase, feature_id: str, paragraph_ids: Sequence[int
     """Remove pins (by paragraph id or by page label) from a feature."""
     fid = codable_feature(feature_id).id
     before = current(project, fid)
-    ids, labels = {int(i) for i in paragraph_ids}, {str(x).strip() for x in page_labels}
-    kept = tuple(p for p in (before.pins if before else ())
-                 if p.paragraph_id not in ids and not (p.paragraph_id is None and p.page_label in labels))
+    kept = _without(before.pins if before else (), paragraph_ids, page_labels)
     if before is None or len(kept) == len(before.pins):
         raise GrammarLensError(f"{fid} has no such pin.", "See its pins with 'code PROJECT --feature ID --json'.")
     return _append(project, [_carry(before, fid, fid, "unpin", pins=kept, reviewer=reviewer)])[0]
@@ -210,6 +216,12 @@ def undo(project: ProjectDatabase, feature_id: str, *, reviewer: str = "") -> De
     _append(project, [store.NewDecision(fid, last.parent_id, "undo", "undo", None, None, None, reviewer, now_iso(),
                                         last.classification_id, undoes=last.id)])
     return active[-2] if len(active) > 1 else None
+
+
+def _without(pins: tuple[Pin, ...], paragraph_ids: Iterable[int], page_labels: Iterable[str]) -> tuple[Pin, ...]:
+    """``pins`` less those of the given paragraphs and of the given printed pages (page-only pins)."""
+    ids, labels = {int(i) for i in paragraph_ids}, {str(x).strip() for x in page_labels}
+    return tuple(p for p in pins if p.paragraph_id not in ids and not (p.paragraph_id is None and p.page_label in labels))
 
 
 def _append(project: ProjectDatabase, rows: list[store.NewDecision]) -> list[Decision]:

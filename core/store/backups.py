@@ -218,4 +218,5 @@ def _copy_database(source: sqlite3.Connection, target: Path) -> None:
 
 
 def _quote(path: Path) -> str:
-    return str(Path(path).resolve()).replace("?", "%3f").replace("#", "%23")
+    """``path`` for an SQLite URI (``file:`` + this), percent-encoded by pathlib."""
+    return Path(path).absolute().as_uri().removeprefix("file:")

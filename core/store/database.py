@@ -198,10 +198,11 @@ def _identity(path: Path) -> tuple[int, int] | None:
 
 
 def _uri(path: Path, mode: str) -> str:
-    quoted = str(path.resolve()).replace("?", "%3f").replace("#", "%23")
+    """SQLite's URI for ``path``: percent-encoded, so ``?``, ``#``, ``%`` and undecodable bytes in names work."""
+    base = path.absolute().as_uri()
     if mode == "immutable":
-        return f"file:{quoted}?mode=ro&immutable=1"
-    return f"file:{quoted}?mode={mode}"
+        return f"{base}?mode=ro&immutable=1"
+    return f"{base}?mode={mode}"
 
 
 def _raw_connect(path: Path, mode: str) -> sqlite3.Connection:
