@@ -21,3 +21,13 @@ if str(REPO) not in sys.path:
 pytest_plugins = sorted(
     f"tests.{p.stem}" for p in Path(__file__).parent.glob("fixtures_*.py")
 )
+
+
+def pytest_report_header(config) -> str:
+    """Name the Qt platform plugins in use, so a CI log shows that the real window (xcb) was tested."""
+    import shutil
+
+    xvfb = shutil.which("Xvfb")
+    real = f"xcb on Xvfb ({xvfb})" if xvfb else "xcb: Xvfb missing, real-window tests skipped"
+    return (f"Qt platform plugins: {os.environ['QT_QPA_PLATFORM']} for the widget tests; {real} for "
+            "tests/gui/test_real_window_xcb.py")
