@@ -158,26 +158,37 @@ def load_model(name: str, *, kind: str = "auto", device: str = "auto") -> Loaded
     with _LOCK:
         if key in _MODELS:
             return _MODELS[key]
+        import sentence_transformers as st  # lazy: ~10 s
+
+        _quiet_progress_bars()
         try:
-            import sentence_transformers as st  # lazy: ~10 s
-
-            _quiet_progress_bars()
-
             if kind == "cross":
                 model = st.CrossEncoder(resolved, device=chosen)
             else:
                 model = st.SentenceTransformer(resolved, device=chosen)
-        except (OSError, ValueError) as exc:
-            offline = os.environ.get("HF_HUB_OFFLINE") == "1"
-            raise ModelError(
-                f"Cannot load the reranker model '{name}': {exc}".splitlines()[0],
-                "Give a local model folder, or a hub name"
-                + (" (the hub is off: HF_HUB_OFFLINE=1)." if offline else " while online.")
-                + " Use --rerank none to rank without a model.",
-            ) from exc
+        except Exception as exc:  # noqa: BLE001 - torch says a bad device with RuntimeError or AssertionError
+            raise _load_error(name, chosen, exc) from exc
         loaded = LoadedModel(name=name, kind=kind, device=chosen, model=model)
         _MODELS[key] = loaded
         return loaded
+
+
+def _load_error(name: str, device: str, exc: Exception) -> ModelError:
+    """Why a model did not load, as a user error: a missing model (OSError, ValueError) or a device torch refused."""
+    detail = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    if isinstance(exc, (OSError, ValueError)):
+        offline = os.environ.get("HF_HUB_OFFLINE") == "1"
+        return ModelError(
+            f"Cannot load the reranker model '{name}' on device '{device}': {detail}",
+            "Give a local model folder, or a hub name"
+            + (" (the hub is off: HF_HUB_OFFLINE=1)." if offline else " while online.")
+            + " Use --rerank none to rank without a model.",
+        )
+    return ModelError(
+        f"Cannot load the reranker model '{name}' on device '{device}': {detail}",
+        f"The device '{device}' may not exist on this machine: choose auto or cpu (--device, or the reranker "
+        "device in Settings), or use --rerank none to rank without a model.",
+    )
 
 
 def _model_in_process(resolved: str, kind: str, device: str) -> Any:
