@@ -4,12 +4,14 @@ It wraps the ``openai`` package and adds what a desktop tool needs: a key that n
 memory, a timeout on every call, retries with exponential backoff on 429, 5xx, timeouts and
 dropped connections (and nothing else), a bound on concurrent calls shared by all threads,
 and token usage and cost per call.  Every failure becomes an :class:`LlmError` with a plain
-message, a hint and ``retryable``.  The client is thread-safe; caching is done by the caller
-(:mod:`core.llm.cache`) on the thread that owns the project connection.
+message, a hint and ``retryable``, a reply of any shape included (a body that is not JSON,
+choices that are not a list...: see :func:`read_chat_response`).  The client is thread-safe;
+caching is done by the caller (:mod:`core.llm.cache`) on the thread that owns the project connection.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 import time
@@ -84,13 +86,18 @@ class LlmClient:
 
     def complete(self, messages: list[dict] | tuple[dict, ...], *, response_format: dict | None = None,
                  model: str | None = None) -> ChatResponse:
-        """One chat completion, retried on transient failures; raises :class:`LlmError`."""
+        """One chat completion, retried on transient failures; raises :class:`LlmError`.
+
+        The body is read here, not by the ``openai`` package, so a reply of any shape is an
+        :class:`LlmError` (see :func:`read_reply_json`) and is read as a batch answer is.
+        """
         model = model or self.settings.model
         body = chat_request_body(self.settings, messages, response_format=response_format, model=model)
         started = time.monotonic()
-        response, attempts = self.call(lambda api: api.chat.completions.create(**body), model=model)
-        return read_chat_response(response, model, time.monotonic() - started, attempts,
-                                  local=self.settings.is_local())
+        raw, attempts = self.call(lambda api: api.chat.completions.with_raw_response.create(**body), model=model)
+        where = self.settings.public_base_url()
+        return read_chat_response(read_reply_json(raw.content, where), model, time.monotonic() - started, attempts,
+                                  local=self.settings.is_local(), where=where)
 
     def call(self, request: Callable[[openai.OpenAI], T], *, model: str | None = None,
              not_found: Callable[[], LlmError] | None = None) -> tuple[T, int]:
@@ -176,29 +183,138 @@ class LlmClient:
                         "Check the model name and settings.", kind="bad_request")
 
 
-def _field(obj: object, name: str) -> object:
-    """An attribute of an openai response object, or a key of the same response as parsed JSON."""
-    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+MAX_TOKENS = 10 ** 9  # a larger token count is garbage (the batch import's limit too)
+_MALFORMED_HINT = ("The server does not answer in OpenAI's chat-completions format. Check the base URL (it usually "
+                   "ends in /v1) and the model, or try another server; asking again will not help.")
+
+
+def _malformed(why: str, where: str | None) -> LlmError:
+    at = f" of the model server at {where}" if where else ""
+    return LlmError(f"The reply{at} cannot be read: {why}.", _MALFORMED_HINT, kind="bad_reply", retryable=False)
+
+
+def read_reply_json(data: bytes, where: str | None = None) -> object:
+    """The JSON value of a reply's body, or an :class:`LlmError` (``bad_reply``) saying why there is none.
+
+    The online client parses the body itself (rather than the ``openai`` package, which raised a raw
+    ``JSONDecodeError`` on a body that is not JSON) so that the reply reaches
+    :func:`read_chat_response` as plain JSON, exactly like an answer of a batch results file.
+    """
+    try:
+        return json.loads(data)
+    except UnicodeDecodeError:
+        raise _malformed("it is not UTF-8 text", where) from None
+    except json.JSONDecodeError as exc:
+        start = data[:60].decode("utf-8", "replace")
+        shown = " ".join(start.split())
+        what = "it is empty" if not data.strip() else f"it is not JSON ({exc.msg}; it starts {shown!r})"
+        raise _malformed(what, where) from None
+    except ValueError:  # an integer of more than 4,300 digits
+        raise _malformed("it holds a number too long to read", where) from None
+    except RecursionError:
+        raise _malformed("it is JSON nested too deeply to read", where) from None
 
 
 def read_chat_response(response: object, model: str, seconds: float = 0.0, attempts: int = 1, *,
-                       local: bool = False) -> ChatResponse:
-    """A chat completion (an openai object online, a JSON dict from a batch results file) as a
-    :class:`ChatResponse`; one reader for both so a batch answer is read exactly as an online one."""
-    choices = _field(response, "choices") or []
-    if not choices:
-        raise LlmError("The server sent a reply without any answer.", "Try again or try another model.",
+                       local: bool = False, where: str | None = None) -> ChatResponse:
+    """A chat completion as parsed JSON (the online reply, or the body of a batch results line) as a
+    :class:`ChatResponse`; one reader for both, so a batch answer is read exactly as an online one.
+
+    Any shape is read without a raw exception: a reply whose answer cannot be found (choices not a
+    list, a first choice or message that is not an object, content that is neither text nor null)
+    raises :class:`LlmError` (``bad_reply``, not retryable; ``empty`` when there is no choice at all).
+    Token counts that cannot be read (usage not an object; a count that is negative, fractional,
+    too large, a boolean or text other than digits) do not lose the answer: the counts are 0 and
+    the cost is unknown (``cost_usd`` None).  ``where`` names the server in messages.
+    """
+    if not isinstance(response, dict):
+        raise _malformed(f"it is {_kind(response)}, not a chat completion (a JSON object)", where)
+    choices = response.get("choices")
+    if choices is None or choices == []:
+        at = f" at {where}" if where else ""
+        raise LlmError(f"The server{at} sent a reply without any answer.", "Try again or try another model.",
                        kind="empty", retryable=False)
+    if not isinstance(choices, list):
+        raise _malformed(f"its choices is {_kind(choices)}, not a list", where)
     choice = choices[0]
-    message = _field(choice, "message")
-    content = str((_field(message, "content") if message else None) or "")
-    usage = _field(response, "usage")
-    p_tok = int((_field(usage, "prompt_tokens") if usage else 0) or 0)
-    c_tok = int((_field(usage, "completion_tokens") if usage else 0) or 0)
-    finish = _field(choice, "finish_reason")
-    return ChatResponse(content=content, model=str(_field(response, "model") or model), prompt_tokens=p_tok,
-                        completion_tokens=c_tok, seconds=seconds, cost_usd=cost_usd(model, p_tok, c_tok, local=local),
-                        finish_reason=str(finish) if finish is not None else None, attempts=attempts)
+    if not isinstance(choice, dict):
+        raise _malformed(f"its first choice is {_kind(choice)}, not an object", where)
+    message = choice.get("message")
+    if not isinstance(message, dict):
+        raise _malformed("its first choice has no message" if message is None
+                         else f"its first choice's message is {_kind(message)}, not an object", where)
+    content = message.get("content")
+    if isinstance(content, list):  # content parts, as some servers send: the text ones (as a batch import does)
+        texts = [p.get("text") for p in content if isinstance(p, dict) and p.get("type") == "text"]
+        if len(texts) != len(content) or not all(isinstance(t, str) for t in texts):
+            raise _malformed("the answer's content parts are not all text", where)
+        content = "".join(texts)
+    if content is not None and not isinstance(content, str):
+        raise _malformed(f"the answer's content is {_kind(content)}, not text", where)
+    counts = _usage_counts(response.get("usage"))
+    p_tok, c_tok = counts or (0, 0)
+    cost = cost_usd(model, p_tok, c_tok, local=local) if counts is not None else None
+    finish = choice.get("finish_reason")
+    named = response.get("model")
+    return ChatResponse(content=_storable(content or ""),
+                        model=_storable(named)[:200] if isinstance(named, str) and named else model,
+                        prompt_tokens=p_tok, completion_tokens=c_tok, seconds=seconds, cost_usd=cost,
+                        finish_reason=_storable(finish)[:100] if isinstance(finish, str) else None, attempts=attempts)
+
+
+def _usage_counts(usage: object) -> tuple[int, int] | None:
+    """(prompt tokens, completion tokens) of a reply's usage; None when they cannot be read.
+
+    No usage, or a count left out, reads as 0 (as before); the batch import reads usage the same way.
+    """
+    if usage is None:
+        return 0, 0
+    if not isinstance(usage, dict):
+        return None
+    counts = []
+    for name in ("prompt_tokens", "completion_tokens"):
+        value = usage.get(name)
+        count = 0 if value is None else token_count(value)
+        if count is None:
+            return None
+        counts.append(count)
+    return counts[0], counts[1]
+
+
+def token_count(value: object) -> int | None:
+    """A token count from JSON: 12, 12.0 or "12", from 0 to :data:`MAX_TOKENS`; None for anything else
+    (true, -1, 12.5, 1e400, "twelve").  The batch import's rule for counts (``batch_files._count``)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() and len(value.strip()) <= 12:
+        value = int(value.strip())
+    return value if isinstance(value, int) and 0 <= value <= MAX_TOKENS else None
+
+
+def _storable(text: str) -> str:
+    """``text`` with each lone surrogate (JSON's "\\ud800" yields one) replaced by U+FFFD: SQLite cannot store one."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
+def _kind(value: object) -> str:
+    """How a JSON value is named in a message: 'a list', 'the number 12', 'the text 'x'', 'null'."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        shown = repr(value)
+        return f"the number {shown if len(shown) <= 30 else shown[:27] + '...'}"
+    if isinstance(value, str):
+        shown = repr(_storable(value[:40]))
+        return f"the text {shown}" + ("..." if len(value) > 40 else "")
+    return {dict: "an object", list: "a list"}.get(type(value), type(value).__name__)
 
 
 def _error_detail(exc: openai.APIError) -> str:

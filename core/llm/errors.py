@@ -15,8 +15,9 @@ class LlmError(GrammarLensError):
 
     ``kind`` is a short machine-readable tag (``"auth"``, ``"model_not_found"``,
     ``"rate_limited"``, ``"server"``, ``"timeout"``, ``"connection"``, ``"context_length"``,
-    ``"format_unsupported"``, ``"empty"``, ``"no_key"``, ``"bad_request"``) so callers can react
-    to a case (shrink the evidence, fall back to the "Conclusion:" format) without parsing text.
+    ``"format_unsupported"``, ``"empty"``, ``"bad_reply"`` (a reply that cannot be read), ``"no_key"``,
+    ``"bad_request"``) so callers can react to a case (shrink the evidence, fall back to the
+    "Conclusion:" format) without parsing text.
     """
 
     def __init__(self, message: str, hint: str = "", *, kind: str = "error", retryable: bool = False) -> None:

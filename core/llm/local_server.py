@@ -19,6 +19,9 @@ API (the ``llm_server`` fixture in ``tests/fixtures_llm.py`` yields a reset inst
                    {"empty": True}, {"no_choices": True})   # one-shot behaviours, in order
     server.enqueue({"wait": event})     # hold the reply until event.set() (at most 60 s): a test can act
                                         # while a client is known to be waiting (e.g. kill it mid-request)
+    server.enqueue({"body": {"choices": {"x": 1}}}, {"body": b"<html>", "content_type": "text/html"})
+                                        # a canned 200 reply, whatever the request: any value as JSON, or
+                                        # bytes sent as they are (Content-Type application/json unless given)
     server.json_schema = "honour" | "reject" | "ignore"      # how response_format is treated
     server.models = {"gpt-4o", "llama3"}   # other model names get 404 (None: any model)
     server.require_key = "sk-test"         # requests without this Bearer key get 401
@@ -412,6 +415,11 @@ class _Handler(BaseHTTPRequestHandler):
             headers = {"Retry-After": str(behaviour.get("retry_after", 0))} if status == 429 else {}
             self._json(status, {"error": {"message": messages.get(status, "error"), "type": "server_error",
                                           "code": None}}, headers)
+            return
+        if "body" in behaviour:  # a canned reply of any shape (garbage a client must survive)
+            canned = behaviour["body"]
+            data = canned if isinstance(canned, bytes) else json.dumps(canned).encode("utf-8")
+            self._bytes(200, data, str(behaviour.get("content_type", "application/json")))
             return
         prompt_tokens = sum(len(str(m.get("content", ""))) for m in request.get("messages", [])) // 4
         if behaviour.get("context_error") or (state.context_limit and prompt_tokens > state.context_limit):
