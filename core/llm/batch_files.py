@@ -457,8 +457,11 @@ class _Chunk:
         return all(s.project.conn.in_transaction for s in self.open.values())
 
 
-class _BadLine(Exception):
-    """A result line that cannot be read: ``kind`` and ``reason`` go to the report as they are."""
+class BadLine(Exception):
+    """A result line that cannot be read: ``kind`` and ``reason`` go to the report as they are.
+
+    Raised by :func:`answer_body`, which ``bench rag --batch-in`` (:mod:`core.llm.bench_rag_batch`) uses too.
+    """
 
     def __init__(self, kind: str, reason: str) -> None:
         super().__init__(reason)
@@ -599,7 +602,7 @@ class _Importer:
         report.lines += 1
         try:
             problem = self._import(number, raw, complete)
-        except _BadLine as bad:
+        except BadLine as bad:
             _count_kind(report, bad.kind)
             problem = LineProblem(number, bad.kind, bad.reason)
         except (ProjectError, Cancelled):
@@ -617,28 +620,28 @@ class _Importer:
             self.problems.add(problem)
 
     def _import(self, number: int, raw: bytes | None, complete: bool) -> LineProblem | None:
-        """Import one line; returns the problem to list (counted here), or raises _BadLine."""
+        """Import one line; returns the problem to list (counted here), or raises BadLine."""
         from core.store.batch_requests import get_request
 
         report = self.report
         obj = _json_line(raw, complete)
         custom_id = obj.get("custom_id")
         if custom_id is None:
-            raise _BadLine("broken", "is not a batch result line (no custom_id); nothing stored")
+            raise BadLine("broken", "is not a batch result line (no custom_id); nothing stored")
         if not isinstance(custom_id, str):
-            raise _BadLine("broken", f"custom_id is {_kind(custom_id)}, not text; nothing stored")
+            raise BadLine("broken", f"custom_id is {_kind(custom_id)}, not text; nothing stored")
         shown = _text(repr(custom_id), 100)
         parsed = parse_custom_id(custom_id) if _storable(custom_id) else None
         if parsed is None:
-            raise _BadLine("unknown", f"custom_id {shown} was not written by GrammarLens "
+            raise BadLine("unknown", f"custom_id {shown} was not written by GrammarLens "
                                       "(a result file of another batch?)")
         pkey = parsed[0]
         if pkey not in self.by_key:
-            raise _BadLine("unknown", f"custom_id {shown} belongs to a project not given here")
+            raise BadLine("unknown", f"custom_id {shown} belongs to a project not given here")
         s = self.session(pkey)
         request = get_request(s.project, custom_id)
         if request is None:
-            raise _BadLine("unknown", f"custom_id {shown} was not written from {s.path.name} "
+            raise BadLine("unknown", f"custom_id {shown} was not written from {s.path.name} "
                                       "(written from a copy of it, or the file was replaced?)")
         if request.classification_id is not None:
             if request.job_id is not None:  # a job whose last answers an earlier, killed import stored
@@ -653,10 +656,10 @@ class _Importer:
         try:
             kind_reason = _line_problem(obj)
             if kind_reason is not None:
-                raise _BadLine(*kind_reason)
-            body, usage_read = _answer_body(obj["response"]["body"])
-        except _BadLine as bad:
-            raise _BadLine(bad.kind, f"{request.feature_id}: {bad.reason}; nothing stored") from None
+                raise BadLine(*kind_reason)
+            body, usage_read = answer_body(obj["response"]["body"])
+        except BadLine as bad:
+            raise BadLine(bad.kind, f"{request.feature_id}: {bad.reason}; nothing stored") from None
         with s.project.transaction():  # a savepoint: a line is stored whole or not at all
             problem = _store_answer(number, body, usage_read, request, s)
         if problem is not None:
@@ -683,26 +686,26 @@ def _count_kind(report: BatchImportReport, kind: str) -> None:
 
 
 def _json_line(raw: bytes | None, complete: bool) -> dict:
-    """The JSON object of a line, or _BadLine saying why there is none."""
+    """The JSON object of a line, or BadLine saying why there is none."""
     if raw is None:
-        raise _BadLine("broken", f"is longer than {MAX_LINE_BYTES:,} bytes, more than any answer; "
+        raise BadLine("broken", f"is longer than {MAX_LINE_BYTES:,} bytes, more than any answer; "
                                  "skipped unread, nothing stored")
     try:
         obj = json.loads(raw)
     except UnicodeDecodeError as exc:
         why = "is cut off (the file ends mid-line)" if not complete else (
             f"is not UTF-8 text (byte 0x{exc.object[exc.start:exc.start + 1].hex()} at column {exc.start + 1})")
-        raise _BadLine("broken", f"{why}; nothing stored from it") from None
+        raise BadLine("broken", f"{why}; nothing stored from it") from None
     except json.JSONDecodeError as exc:
         why = "is cut off (the file ends mid-line)" if not complete else (
             f"is not valid JSON ({exc.msg} at column {exc.colno})")
-        raise _BadLine("broken", f"{why}; nothing stored from it") from None
+        raise BadLine("broken", f"{why}; nothing stored from it") from None
     except ValueError as exc:  # e.g. an integer of more than 4,300 digits
-        raise _BadLine("broken", f"is not valid JSON ({_text(str(exc), 80)}); nothing stored from it") from None
+        raise BadLine("broken", f"is not valid JSON ({_text(str(exc), 80)}); nothing stored from it") from None
     except RecursionError:
-        raise _BadLine("broken", "is JSON nested too deeply to read; nothing stored from it") from None
+        raise BadLine("broken", "is JSON nested too deeply to read; nothing stored from it") from None
     if not isinstance(obj, dict):
-        raise _BadLine("broken", f"is {_kind(obj)}, not a batch result line (a JSON object); nothing stored from it")
+        raise BadLine("broken", f"is {_kind(obj)}, not a batch result line (a JSON object); nothing stored from it")
     return obj
 
 
@@ -742,32 +745,33 @@ def _line_problem(obj: dict) -> tuple[str, str] | None:
     return None
 
 
-def _answer_body(body: dict) -> tuple[dict, bool]:
+def answer_body(body: dict) -> tuple[dict, bool]:
     """A chat completion reduced to what GrammarLens reads, each part checked: (body, usage was readable).
 
     The online reader (:func:`core.llm.client.read_chat_response`) then gets only values of the types
     it expects, so a batch answer is still read exactly as an online one.  A wrong type where the
-    answer lives raises _BadLine; unreadable token counts only make the cost unknown.
+    answer lives raises :class:`BadLine`; unreadable token counts only make the cost unknown.  Used by
+    the import and by ``bench rag --batch-in``, so both check an answer's body the same way.
     """
     choices = body.get("choices")
     if choices is None or choices == []:
         return {"choices": [], "model": _model_of(body)}, True  # read_chat_response: "a reply without any answer"
     if not isinstance(choices, list):
-        raise _BadLine("broken", f"the response's choices is {_kind(choices)}, not a list")
+        raise BadLine("broken", f"the response's choices is {_kind(choices)}, not a list")
     choice = choices[0]
     if not isinstance(choice, dict):
-        raise _BadLine("broken", f"the response's first choice is {_kind(choice)}, not an object")
+        raise BadLine("broken", f"the response's first choice is {_kind(choice)}, not an object")
     message = choice.get("message")
     if not isinstance(message, dict):
-        raise _BadLine("broken", f"the response's first choice has {_kind(message)} as its message, not an object")
+        raise BadLine("broken", f"the response's first choice has {_kind(message)} as its message, not an object")
     content = message.get("content")
     if isinstance(content, list):  # content parts, as some servers send: keep the text ones
         texts = [p.get("text") for p in content if isinstance(p, dict) and p.get("type") == "text"]
         if len(texts) != len(content) or not all(isinstance(t, str) for t in texts):
-            raise _BadLine("broken", "the answer's content parts are not all text")
+            raise BadLine("broken", "the answer's content parts are not all text")
         content = "".join(texts)
     if content is not None and not isinstance(content, str):
-        raise _BadLine("broken", f"the answer's content is {_kind(content)}, not text")
+        raise BadLine("broken", f"the answer's content is {_kind(content)}, not text")
     finish = choice.get("finish_reason")
     usage, usage_read = _usage_of(body.get("usage"))
     return {"choices": [{"message": {"content": _without_lone_surrogates(content or "")},

@@ -62,7 +62,7 @@ def score_results(data_dir: Path, spec, settings, results_path: str | os.PathLik
                   ranking: str = "paper", budget_tokens: int = 6_000, limit: int | None = None):
     """Score a results file: returns the :class:`~core.llm.bench_rag.BenchReport` and the problems by line."""
     from core.llm.ask import read_answer
-    from core.llm.batch_files import line_error, iter_jsonl
+    from core.llm.batch_files import BadLine, answer_body, iter_jsonl, line_error
     from core.llm.bench_rag import ItemResult, _paper_top_pages, item_result, score_results as score
     from core.llm.client import read_chat_response
     from core.llm.errors import LlmError
@@ -79,11 +79,11 @@ def score_results(data_dir: Path, spec, settings, results_path: str | os.PathLik
     for number, raw, complete in iter_jsonl(source):
         try:
             line = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):
             problems.append(f"line {number}: {'is cut off' if not complete else 'is not valid JSON'}")
             continue
         cid = line.get("custom_id") if isinstance(line, dict) else None
-        if cid not in expected:
+        if not isinstance(cid, str) or cid not in expected:  # a list or an object as custom_id is not hashable
             problems.append(f"line {number}: custom_id {cid!r} is not a prompt of this benchmark run "
                             "(another feature, configuration, ranking, budget or model settings?)")
             continue
@@ -93,8 +93,11 @@ def score_results(data_dir: Path, spec, settings, results_path: str | os.PathLik
             continue
         error = line_error(line)
         if error is None:
-            try:
-                response = read_chat_response(line["response"]["body"], settings.model, local=settings.is_local())
+            try:  # the body is checked as a project import checks it, then read as an online reply
+                body, _usage_read = answer_body(line["response"]["body"])
+                response = read_chat_response(body, settings.model, local=settings.is_local())
+            except BadLine as bad:
+                error = bad.reason
             except LlmError as exc:
                 error = exc.message
         if error is not None:
