@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -11,11 +13,13 @@ from pathlib import Path
 from cli import arg_types
 from cli.progress_printer import stderr_progress
 from core.errors import GrammarLensError
+from core.glottocode import check_glottocode
 from core.ingest import ingest
 from core.ingest.bench import bench_ingest
 from core.ingest.language import glottocode_for, is_unsure
 from core.models import Language
-from core.store import open_project
+from core.store import create_project, open_project
+from core.store.backups import backup_dir, list_backups
 from core.store.repository import get_language, list_documents, list_paragraphs, set_language
 
 
@@ -56,24 +60,74 @@ def _ingest(args: argparse.Namespace) -> int:
     if args.project.suffix.lower() == ".pdf":
         raise GrammarLensError(f"--project {args.project} is named like a PDF; the project is a new file of its own.",
                                f"Give a project file name, e.g. --project {args.project.with_suffix('.grammarlens')}.")
-    with open_project(args.project, create=True) as project:
-        started = time.perf_counter()
-        result = ingest(
-            project, args.pdf, language=args.language, glottocode=args.glottocode,
-            progress=stderr_progress(f"ingest {args.pdf.name}"),
-        )
-        if result.already_present:
-            print(f"{args.pdf.name} is already in {args.project} (document {result.document_id}); nothing to do.")
-            return 0
-        language = result.language
-        lang = f"{language.name} ({language.glottocode or 'no Glottocode'}, {language.source})" if language else "unknown"
-        print(
-            f"Ingested {args.pdf.name}: {result.pages} pages, {result.paragraphs} paragraphs "
-            f"in {time.perf_counter() - started:.1f} s -> {args.project} (document {result.document_id}); language: {lang}"
-        )
-        if is_unsure(language) or not language.glottocode:
-            print(_unidentified(args.project, language))
+    glottocode = check_glottocode(args.glottocode)  # a malformed code fails now, not after reading the book
+    if os.path.lexists(args.project):
+        project, made = open_project(args.project), None
+    else:
+        project = create_project(args.project)  # O_EXCL: never a file another process made meanwhile
+        made = _MadeProject(args.project)
+    try:
+        with project:
+            started = time.perf_counter()
+            result = ingest(
+                project, args.pdf, language=args.language, glottocode=glottocode.code,
+                progress=stderr_progress(f"ingest {args.pdf.name}"),
+            )
+    except BaseException:
+        if made is not None:  # a failed or interrupted first ingest leaves no empty project behind
+            made.remove()
+        raise
+    if result.already_present:
+        print(f"{args.pdf.name} is already in {args.project} (document {result.document_id}); nothing to do.")
+        return 0
+    language = result.language
+    lang = f"{language.name} ({language.glottocode or 'no Glottocode'}, {language.source})" if language else "unknown"
+    print(
+        f"Ingested {args.pdf.name}: {result.pages} pages, {result.paragraphs} paragraphs "
+        f"in {time.perf_counter() - started:.1f} s -> {args.project} (document {result.document_id}); language: {lang}"
+    )
+    if glottocode.note and language is not None and language.glottocode == glottocode.code:
+        print(f"note: {glottocode.note}", file=sys.stderr)
+    if is_unsure(language) or not language.glottocode:
+        print(_unidentified(args.project, language))
     return 0
+
+
+class _MadeProject:
+    """A project file this command created, removed again (with its side files) if the first ingest fails.
+
+    Only what this command made goes: the file while it is still the one created (same device and
+    inode), SQLite's ``-wal``/``-shm``/``-journal`` beside it, and the backups folder if it appeared
+    meanwhile (only backup files named after this project, and the folder if that empties it).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.identity = _identity(path)
+        self.backups = backup_dir(path)
+        self.backups_existed = os.path.lexists(self.backups)
+
+    def remove(self) -> None:
+        if self.identity is None or _identity(self.path) != self.identity:
+            return  # replaced by another program meanwhile: not ours any more
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            with contextlib.suppress(OSError):
+                os.unlink(f"{self.path}{suffix}")
+        if self.backups_existed or not self.backups.is_dir() or self.backups.is_symlink():
+            return
+        for backup in list_backups(self.path):
+            with contextlib.suppress(OSError):
+                backup.path.unlink()
+        with contextlib.suppress(OSError):
+            self.backups.rmdir()  # left alone if anything else is in it
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
 
 
 def _unidentified(project: Path, language: Language | None) -> str:
@@ -116,7 +170,9 @@ def _language(args: argparse.Namespace) -> int:
                 code = glottocode_for(args.name)  # a new name: its own Glottocode, never the old one's
             else:
                 code = current.glottocode if current else None
-            set_language(project, Language(name, code, "user"))
+            check = set_language(project, Language(name, code, "user"))
+            if check.note:  # a well-formed code the bundled table does not know: stored, but worth a look
+                print(f"note: {check.note}", file=sys.stderr)
         language = get_language(project)
         documents = list_documents(project)
     if args.json:
