@@ -163,13 +163,14 @@ class ProjectController(QObject):
         if self.project is None:
             return False
         try:
-            repository.set_language(self.project, language)
+            check = repository.set_language(self.project, language)
         except GrammarLensError as exc:
             self.failed.emit("The language was not saved", exc)
             return False
         self.languageChanged.emit(language.name)
-        self.message.emit(f"Language set to {language.name}"
-                          + (f" ({language.glottocode})." if language.glottocode else "."), 5000)
+        said = f"Language set to {language.name}" + (f" ({check.code})." if check.code else ".")
+        # a well-formed Glottocode the bundled table does not know is stored, with a note worth reading
+        self.message.emit(f"{said} Note: {check.note}" if check.note else said, 12000 if check.note else 5000)
         return True
 
     def page_labels(self, document_id: int) -> dict[int, str]:

@@ -70,3 +70,21 @@ def test_a_new_project_gets_its_suffix_and_opens_empty(qtbot, controller, tmp_pa
         assert controller.new(tmp_path / "my language")
     assert controller.state.project_path == tmp_path / f"my language{PROJECT_SUFFIX}"
     assert controller.state.documents == [] and not controller.state.has_grammar
+
+
+def test_setting_a_glottocode_the_table_does_not_know_says_so_in_the_status_bar(qtbot, controller, tmp_path) -> None:
+    from core.models import Language
+    from core.store import create_project
+    from core.store.repository import get_language
+
+    path = tmp_path / f"p{PROJECT_SUFFIX}"
+    create_project(path).close()
+    assert controller.open(path)
+    messages: list[tuple[str, int]] = []
+    controller.message.connect(lambda text, ms: messages.append((text, ms)))
+    assert controller.set_language(Language("Newish", " NEWI1234", "user"))
+    text, ms = messages[-1]
+    assert text.startswith("Language set to Newish (newi1234). Note: newi1234 is not in") and ms > 5000
+    assert get_language(controller.project).glottocode == "newi1234"
+    assert controller.set_language(Language("Moloko", "molo1266", "user"))
+    assert messages[-1] == ("Language set to Moloko (molo1266).", 5000)
