@@ -165,7 +165,8 @@ def _export(args: argparse.Namespace) -> int:
     with open_project(args.file) as project:
         agreement = _agreement(project, build_profile(project), args.cldf) if args.format != "cldf" else None
         path = export_profile(project, args.format, args.out, reviewed_only=args.reviewed_only, agreement=agreement,
-                              include_unknown=not args.no_unknown)
+                              include_unknown=not args.no_unknown, overwrite=args.force,
+                              on_warning=lambda m: print(f"warning: {m}", file=sys.stderr))
     print(f"wrote {path}" + (" (validated with pycldf)" if args.format == "cldf" else ""))
     return 0
 

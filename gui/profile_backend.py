@@ -82,13 +82,37 @@ def snapshot(project_path: Path, references: dict | None) -> Snapshot:
     return Snapshot(entries, agreement, lists, language.glottocode if language else None)
 
 
-def export(project_path: Path, fmt: str, out_dir: Path, references: dict | None, progress: Progress) -> Path:
+@dataclass
+class ExportDone:
+    """What an export wrote, and what it had to leave out; as text, the view's summary after "Exported "."""
+
+    path: Path
+    warnings: list[str]
+
+    def __str__(self) -> str:
+        if not self.warnings:
+            return str(self.path)
+        more = f" (and {len(self.warnings) - 1} more)" if len(self.warnings) > 1 else ""
+        return f"{self.path}. Warning: {self.warnings[0]}{more}"
+
+
+def export(project_path: Path, fmt: str, out_dir: Path, references: dict | None, progress: Progress, *,
+           overwrite: bool = True) -> ExportDone:
+    """Export the profile into ``out_dir``; the warnings are collected for the view to show.
+
+    ``overwrite`` is true because the view exports only into a folder the person chose in its
+    folder dialog, which is the consent to replace an earlier export there; a project, a PDF, a
+    file or a missing folder is still refused by the core (:mod:`core.output_paths`).
+    """
     from core.export import export_profile
     from core.profile import build_profile, compare
 
+    warnings: list[str] = []
     with open_project(project_path) as project:
         agreement = compare(build_profile(project), references) if references is not None else None
-        return export_profile(project, fmt, out_dir, agreement=agreement)
+        path = export_profile(project, fmt, out_dir, agreement=agreement, overwrite=overwrite,
+                              on_warning=warnings.append)
+    return ExportDone(path, warnings)
 
 
 def get_bibtex(project_path: Path) -> str:

@@ -114,18 +114,21 @@ def warner(on_warning: Callable[[str], None] | None) -> Callable[[str], None]:
 
 def export_cldf(project: ProjectDatabase, entries: list[ProfileEntry], out_dir: str | Path, *,
                 reviewed_only: bool = False, include_unknown: bool = True,
-                on_warning: Callable[[str], None] | None = None) -> Path:
+                on_warning: Callable[[str], None] | None = None, overwrite: bool = False) -> Path:
     """Write the CLDF dataset into ``out_dir`` and validate it; returns the metadata path.
 
     The dataset is written and validated in a temporary folder beside ``out_dir`` and moved into
     place only when valid, so a failed export leaves ``out_dir`` as it was (:mod:`core.export.staging`).
-    What the export had to leave out or change is said through ``on_warning``.
+    What the export had to leave out or change is said through ``on_warning``.  ``out_dir`` is
+    checked first (:func:`core.output_paths.check_export_folder`): an earlier export there is
+    replaced only with ``overwrite``, and a missing parent folder is refused, not created.
     """
     from core.export.bibtex import export_source
-    from core.export.staging import check_target_folder, staged_folder
+    from core.export.staging import staged_folder
+    from core.output_paths import check_export_folder
 
     out = Path(out_dir)
-    check_target_folder(out)
+    check_export_folder(out, "cldf", overwrite=overwrite)
     name, glottocode, warnings = export_language(project)
     if name is None:
         warnings.append("The project has no language set, so the CLDF export names it 'Unknown'. "

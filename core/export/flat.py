@@ -15,6 +15,7 @@ from typing import Callable
 
 from core.errors import GrammarLensError
 from core.export.staging import staged_folder
+from core.output_paths import check_export_folder
 from core.profile.agreement import Agreement
 from core.profile.entries import ProfileEntry
 from core.store.database import ProjectDatabase
@@ -44,11 +45,17 @@ def _rows(entries: list[ProfileEntry], key: str | None, agreement: Agreement | N
 
 
 def export_csv(project: ProjectDatabase, entries: list[ProfileEntry], out_dir: str | Path,
-               agreement: Agreement | None = None, *, on_warning: Callable[[str], None] | None = None) -> Path:
-    """Write ``profile.csv`` into ``out_dir`` (whole or not at all); returns its path."""
+               agreement: Agreement | None = None, *, on_warning: Callable[[str], None] | None = None,
+               overwrite: bool = False) -> Path:
+    """Write ``profile.csv`` into ``out_dir`` (whole or not at all); returns its path.
+
+    ``out_dir`` is checked first (:func:`core.output_paths.check_export_folder`): an earlier export
+    there is replaced only with ``overwrite``, and a missing parent folder is refused, not created.
+    """
     from core.export.bibtex import export_source
     from core.export.cldf import warner
 
+    check_export_folder(out_dir, "csv", overwrite=overwrite)
     source = export_source(project)
     rows = _rows(entries, source.key, agreement)
     with staged_folder(out_dir) as folder:
@@ -63,11 +70,16 @@ def export_csv(project: ProjectDatabase, entries: list[ProfileEntry], out_dir: s
 
 
 def export_json(project: ProjectDatabase, entries: list[ProfileEntry], out_dir: str | Path,
-                agreement: Agreement | None = None, *, on_warning: Callable[[str], None] | None = None) -> Path:
-    """Write ``profile.json`` into ``out_dir`` (whole or not at all); returns its path."""
+                agreement: Agreement | None = None, *, on_warning: Callable[[str], None] | None = None,
+                overwrite: bool = False) -> Path:
+    """Write ``profile.json`` into ``out_dir`` (whole or not at all); returns its path.
+
+    ``out_dir`` is checked first, as in :func:`export_csv`.
+    """
     from core.export.bibtex import export_source
     from core.export.cldf import export_language, warner
 
+    check_export_folder(out_dir, "json", overwrite=overwrite)
     name, glottocode, warnings = export_language(project)
     source = export_source(project)
     warnings += source.warnings
@@ -88,19 +100,24 @@ def export_json(project: ProjectDatabase, entries: list[ProfileEntry], out_dir: 
 
 def export_profile(project: ProjectDatabase, fmt: str, out_dir: str | Path, *, reviewed_only: bool = False,
                    agreement: Agreement | None = None, include_unknown: bool = True,
-                   on_warning: Callable[[str], None] | None = None) -> Path:
+                   on_warning: Callable[[str], None] | None = None, overwrite: bool = False) -> Path:
     """Build the profile and write it in ``fmt`` (cldf, csv or json); returns the main file written.
 
     Every export is written beside its target and moved into place only when complete (and, for
     CLDF, valid): a failure leaves the target as it was.  ``on_warning`` hears what the export had
     to leave out (a malformed Glottocode from an old project, a source that could not be cited...);
     without it, warnings go to the ``core.export`` logger.
+
+    The target is checked before anything is built (:func:`core.output_paths.check_export_folder`):
+    never a project, a PDF or a file; its parent folder must exist; an earlier export in it is
+    replaced only with ``overwrite`` (the CLI's ``--force``; the window's folder dialog is that consent).
     """
     from core.export.cldf import export_cldf
     from core.profile.entries import build_profile
 
     if fmt not in FORMATS:
         raise GrammarLensError(f"Unknown export format {fmt!r}.", f"Use one of: {', '.join(FORMATS)}.")
+    check_export_folder(out_dir, fmt, overwrite=overwrite)
     entries = build_profile(project)
     if not entries:
         raise GrammarLensError("The project has no classified or coded features to export.",
@@ -108,9 +125,9 @@ def export_profile(project: ProjectDatabase, fmt: str, out_dir: str | Path, *, r
                                "('code FILE --feature ID --value VALUE') first.")
     if fmt == "cldf":
         return export_cldf(project, entries, out_dir, reviewed_only=reviewed_only, include_unknown=include_unknown,
-                           on_warning=on_warning)
+                           on_warning=on_warning, overwrite=overwrite)
     if reviewed_only:
         entries = [e for e in entries if e.reviewed]
     if fmt == "csv":
-        return export_csv(project, entries, out_dir, agreement, on_warning=on_warning)
-    return export_json(project, entries, out_dir, agreement, on_warning=on_warning)
+        return export_csv(project, entries, out_dir, agreement, on_warning=on_warning, overwrite=overwrite)
+    return export_json(project, entries, out_dir, agreement, on_warning=on_warning, overwrite=overwrite)

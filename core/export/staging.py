@@ -4,7 +4,8 @@ An export is written into a temporary folder beside its target (same file system
 rename), checked there, and only then moved into place.  A failure or a cancel at any point
 leaves the target as it was: no half-written files, no empty folder, no stray temporary folder.
 
-* A target folder that does not exist yet is the staged folder, renamed (one atomic step).
+* A target folder that does not exist yet is the staged folder, renamed (one atomic step); its
+  parent must exist (nothing creates folders on the way, see :mod:`core.output_paths`).
 * A target folder that exists keeps every file the export does not write; the files it does
   write replace their namesakes one by one, the old ones kept aside until all moved, and put
   back if a move fails.
@@ -65,15 +66,16 @@ def check_target_folder(target: Path) -> None:
 def staged_folder(target: str | Path) -> Iterator[Path]:
     """A temporary folder beside ``target``, moved into place when the block ends without an error.
 
-    Missing parent folders are created, and removed again (when still empty) if the export fails.
+    ``target`` is refused as :func:`core.output_paths.check_output_folder` refuses it (a file, a
+    project, a missing parent folder...); the callers have checked the files they write.
     """
+    from core.output_paths import check_output_folder
+
     target = Path(target)
-    check_target_folder(target)
-    created = _make_parents(target.parent)
+    check_output_folder(target, overwrite=True)
     try:
         staging = _new_folder(target.parent, f".{target.name}.", ".partial")
     except OSError as exc:
-        _remove_empty(created)
         raise GrammarLensError(f"Cannot write into {target.parent}: {exc.strerror or exc}.",
                                "Check that the folder exists and is writable, or choose another one.") from exc
     try:
@@ -81,7 +83,6 @@ def staged_folder(target: str | Path) -> Iterator[Path]:
         _publish(staging, target)
     except BaseException as exc:
         shutil.rmtree(staging, ignore_errors=True)
-        _remove_empty(created)
         if isinstance(exc, OSError):  # disk full, permissions, a name the file system refuses...
             raise GrammarLensError(f"Cannot write the export into {target}: {exc.strerror or exc}.",
                                    "Nothing was changed there. Free some space or choose another folder.") from exc
@@ -103,32 +104,6 @@ def _new_folder(parent: Path, prefix: str, suffix: str) -> Path:
         except FileExistsError:
             continue
     raise FileExistsError(f"no free temporary name in {parent}")
-
-
-def _make_parents(folder: Path) -> list[Path]:
-    """Create ``folder`` and its missing parents; returns those created, deepest first."""
-    missing: list[Path] = []
-    probe = folder
-    while not probe.exists():
-        missing.append(probe)
-        if probe.parent == probe:
-            break
-        probe = probe.parent
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        _remove_empty(missing)
-        raise GrammarLensError(f"Cannot create {folder}: {exc.strerror or exc}.",
-                               "Check the path, or choose another folder.") from exc
-    return missing
-
-
-def _remove_empty(folders: list[Path]) -> None:
-    for folder in folders:  # deepest first
-        try:
-            folder.rmdir()
-        except OSError:
-            return  # not empty (someone else wrote there) or already gone: leave it
 
 
 def _publish(staging: Path, target: Path) -> None:

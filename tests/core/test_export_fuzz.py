@@ -59,6 +59,7 @@ def export_all(path: Path, out: Path, rng: random.Random | None = None) -> tuple
     """Export the project in the three formats; returns what each gives back per feature, and the warnings."""
     rng = rng or random.Random(0)
     warnings: list[str] = []
+    out.mkdir(exist_ok=True)  # exports never create missing parent folders
     with open_project(path) as project:
         options = dict(reviewed_only=rng.random() < 0.15, include_unknown=rng.random() < 0.85)
         metadata = export_profile(project, "cldf", out / "cldf", on_warning=warnings.append, **options)

@@ -16,10 +16,16 @@ import pytest
 
 from core.coding.decisions import code
 from core.errors import GrammarLensError
-from core.export import export_profile, read_cldf_values
+from core.export import export_cldf, export_csv, export_json, export_profile, read_cldf_values
 from core.export.staging import csv_field_limit
+from core.profile import build_profile
+from core.store import create_project
 
 LONG_NOTE = ("Line one, \"quoted\"; tab\there.\n" + "x" * 199_000 + "\nend é 😀")[:200_000]
+
+
+def _names(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir())
 
 
 def _snapshot(folder: Path) -> dict[str, bytes] | None:
@@ -50,12 +56,55 @@ def _fail_validation(monkeypatch) -> None:
 
 def test_a_cldf_export_that_does_not_validate_leaves_no_folder(project, tmp_path, monkeypatch) -> None:
     _fail_validation(monkeypatch)
-    out = tmp_path / "new" / "deeper" / "cldf"  # missing parents are removed again too
+    out = tmp_path / "cldf"
     with pytest.raises(GrammarLensError, match="did not validate") as err:
         export_profile(project, "cldf", out)
     assert "Nothing was written" in err.value.hint
-    assert not (tmp_path / "new").exists()
+    assert not out.exists()
     _no_leftovers(tmp_path)
+
+
+@pytest.mark.parametrize("fmt", ["cldf", "csv", "json"])
+def test_a_missing_parent_folder_is_refused_not_created(project, tmp_path, fmt) -> None:
+    out = tmp_path / "new" / "deeper" / fmt
+    before = _names(tmp_path)
+    exporter = {"cldf": export_cldf, "csv": export_csv, "json": export_json}[fmt]
+    for export in (lambda: export_profile(project, fmt, out), lambda: exporter(project, build_profile(project), out)):
+        with pytest.raises(GrammarLensError, match="does not exist") as err:
+            export()
+        assert "Create it first" in err.value.hint
+        assert _names(tmp_path) == before  # no "new" folder
+
+
+@pytest.mark.parametrize("fmt", ["cldf", "csv", "json"])
+def test_an_earlier_export_is_replaced_only_with_overwrite(project, tmp_path, fmt) -> None:
+    out = tmp_path / "out"
+    export_profile(project, fmt, out)
+    before = _snapshot(out)
+    code(project, "81A", "SVO", reviewer="Ben")
+    exporter = {"cldf": export_cldf, "csv": export_csv, "json": export_json}[fmt]
+    for export in (lambda: export_profile(project, fmt, out), lambda: exporter(project, build_profile(project), out)):
+        with pytest.raises(GrammarLensError, match="already holds an export"):
+            export()
+        assert _snapshot(out) == before
+    exporter(project, build_profile(project), out, overwrite=True)
+    assert _snapshot(out) != before
+    _no_leftovers(tmp_path)
+
+
+@pytest.mark.parametrize("name", ["p.grammarlens", "grammar.pdf", "real project"])
+def test_an_export_into_a_project_or_a_pdf_is_refused_by_the_core(project, tmp_path, name) -> None:
+    """The window calls the core directly: the core itself refuses these, whatever ``overwrite`` says."""
+    target = tmp_path / name
+    if name == "real project":
+        create_project(target).close()
+    files = lambda: [n for n in _names(tmp_path) if not n.endswith(("-wal", "-shm"))]  # noqa: E731
+    before = files()
+    for fmt in ("cldf", "csv", "json"):
+        with pytest.raises(GrammarLensError, match="project|PDF"):
+            export_profile(project, fmt, target, overwrite=True)
+    assert files() == before  # (SQLite's read-only look at a closed WAL project may leave its empty -wal/-shm)
+    assert not target.exists() or target.is_file()
 
 
 @pytest.mark.parametrize("fmt", ["cldf", "csv", "json"])
@@ -73,7 +122,7 @@ def test_a_failed_export_leaves_an_existing_folder_as_it_was(project, tmp_path, 
     else:
         monkeypatch.setattr(Path, "write_text", _raise_after(Path.write_text, 0, KeyboardInterrupt()))
     with pytest.raises((GrammarLensError, KeyboardInterrupt)):
-        export_profile(project, fmt, out)
+        export_profile(project, fmt, out, overwrite=True)
     assert _snapshot(out) == before
     _no_leftovers(tmp_path)
 
@@ -96,7 +145,7 @@ def test_a_move_into_place_that_fails_puts_the_old_files_back(project, tmp_path,
 
     monkeypatch.setattr(staging.os, "replace", flaky)
     with pytest.raises(GrammarLensError, match="Cannot write the export"):
-        export_profile(project, "cldf", out)
+        export_profile(project, "cldf", out, overwrite=True)
     monkeypatch.setattr(staging.os, "replace", real)
     assert _snapshot(out) == before
     _no_leftovers(tmp_path)
@@ -107,7 +156,7 @@ def test_a_successful_export_replaces_its_files_and_keeps_the_others(project, tm
     export_profile(project, "cldf", out)
     (out / "README.md").write_text("mine", encoding="utf-8")
     code(project, "81A", "SVO", reviewer="Ben")
-    export_profile(project, "cldf", out)
+    export_profile(project, "cldf", out, overwrite=True)
     assert read_cldf_values(out / "StructureDataset-metadata.json")["81A"]["value"] == "2"
     assert (out / "README.md").read_text(encoding="utf-8") == "mine"
     _no_leftovers(tmp_path)
@@ -166,3 +215,18 @@ def _raise_after(original, n: int, exc: BaseException):
         return original(*args, **kwargs)
 
     return fail
+
+
+def test_cli_export_prints_warnings_and_replaces_an_earlier_export_only_with_force(tmp_path, capsys) -> None:
+    from cli import main
+
+    path = tmp_path / "bare.grammarlens"  # no grammar, no language: the export says what it left out
+    with create_project(path) as bare:
+        code(bare, "81A", "SOV", reviewer="Ana")
+    out = tmp_path / "cldf"
+    assert main(["export", str(path), "--format", "cldf", "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "warning: The project has no language set" in err and "warning: The project has no grammar" in err
+    assert main(["export", str(path), "--format", "cldf", "--out", str(out)]) == 2
+    assert "already holds an export" in capsys.readouterr().err
+    assert main(["export", str(path), "--format", "cldf", "--out", str(out), "--force"]) == 0
