@@ -15,7 +15,8 @@ when the catalog records one (``Feature.coding["order"]``, from Grambank's
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Sequence
 
 from core.coding.records import Decision
 from core.coding.values import coding_ids
@@ -181,6 +182,45 @@ class CodingPass:
             i = ids.index(current)
             candidates = ids[i + 1:] if direction > 0 else list(reversed(ids[:i]))
         return next((f for f in candidates if self.matches(f, filter)), None)
+
+
+@dataclass(frozen=True)
+class ActUndone:
+    """What :func:`undo_act` did: undid the act, found it undone already, or found it superseded."""
+
+    undone: bool
+    already_undone: bool = False  # every row of the act was cancelled before (an Undo button, the CLI)
+    restored: dict[str, Decision | None] = field(default_factory=dict)  # feature -> what counts again
+    changed: dict[str, Decision | None] = field(default_factory=dict)  # feature -> its latest, not the act's
+
+
+def undo_act(project: ProjectDatabase, act: Sequence[Decision], *, reviewer: str = "") -> ActUndone:
+    """Undo the rows one act of a coding pass stored, only where each is still its feature's latest decision.
+
+    A pass remembers its acts so Ctrl+Z can take back the value stored on the feature just left.
+    Someone else (the CLI, a batch import, another window) may have decided that feature since;
+    undoing "the latest decision" then would cancel *their* act.  So, in one write transaction
+    (the check and the undo cannot be interleaved by another writer), every row of the act must
+    still be its feature's latest active decision; then each is undone through
+    :func:`core.coding.decisions.undo`.  Otherwise nothing is written: ``changed`` holds the
+    decisions that took their place, or ``already_undone`` says the act was cancelled already.
+    """
+    from core.coding.decisions import undo
+
+    with project.transaction():
+        latest: dict[str, Decision | None] = {}
+        for row in act:
+            rows = store.active_decisions(project, row.feature_id)
+            latest[row.feature_id] = rows[-1] if rows else None
+        stale = [row for row in act if latest[row.feature_id] is None or latest[row.feature_id].id != row.id]
+        if stale:
+            cancelled = {r.undoes for fid in latest for r in store.feature_history(project, fid)
+                         if r.undoes is not None}
+            if all(row.id in cancelled for row in act):
+                return ActUndone(False, already_undone=True)
+            return ActUndone(False, changed={row.feature_id: latest[row.feature_id] for row in stale})
+        restored = {row.feature_id: undo(project, row.feature_id, reviewer=reviewer) for row in act}
+    return ActUndone(True, restored=restored)
 
 
 def _state(fid: str, decision: Decision | None, model: tuple | None, reference: str | None) -> FeatureState:

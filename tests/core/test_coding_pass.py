@@ -115,3 +115,38 @@ def test_lookahead_fills_the_cache_for_the_next_features_and_pins_come_first(tmp
         assert pinned == [hits[2].paragraph.id, preface.paragraph.id]
         assert [h.paragraph.id for h in ordered[:2]] == pinned and len(ordered) == len(hits) + 1
         assert ordered[1].score == 0.0  # pinned although retrieval never found it
+
+
+def test_undo_act_takes_back_an_act_of_the_pass_only_while_it_is_the_features_latest(llm_project, tmp_path) -> None:
+    """Ctrl+Z of a pass: one act on a feature left behind is undone in one transaction, or refused untouched."""
+    from core.coding.coding_pass import undo_act
+    from core.store import open_project
+
+    project = llm_project.project
+    first = coding.code(project, "GB107", "1", reviewer="Ana")
+    act = coding.code(project, "GB107", "0", reviewer="Ana")  # the pass's act, then the pass moves on
+    done = undo_act(project, [act], reviewer="Ana")
+    assert done.undone and done.restored == {"GB107": first} and coding.current(project, "GB107") == first
+    assert undo_act(project, [act]).already_undone  # a second time: nothing left to take back, nothing written
+    assert len(coding.history(project, "GB107")) == 3
+
+    # someone else (the CLI, on a connection of its own) decides the feature after the pass's act
+    act = coding.code(project, "81A", "SOV", reviewer="Ana")
+    with open_project(llm_project.path) as cli:
+        theirs = coding.code(cli, "81A", "SVO", reviewer="Bo")
+    before = coding.history(project, "81A")
+    refused = undo_act(project, [act], reviewer="Ana")
+    assert not refused.undone and not refused.already_undone and refused.changed == {"81A": theirs}
+    assert coding.history(project, "81A") == before and coding.current(project, "81A").code == "2"
+
+    # an act of several rows (a note on the polar-question complex, one row per part) is all or nothing
+    rows = coding.add_note(project, "116A*", "see chapter 9", reviewer="Ana")
+    assert len(rows) == 7
+    coding.code(project, rows[3].feature_id, "1", reviewer="Bo")
+    count = len(coding.history(project, rows[0].feature_id))
+    assert set(undo_act(project, rows).changed) == {rows[3].feature_id}
+    assert len(coding.history(project, rows[0].feature_id)) == count  # the other six parts untouched
+    coding.undo(project, rows[3].feature_id)  # Bo's value taken back: the note is every part's latest again
+    done = undo_act(project, rows)
+    assert done.undone and set(done.restored) == {r.feature_id for r in rows}
+    assert all(done.restored[r.feature_id] is None for r in rows)  # nothing was decided before the note
