@@ -9,25 +9,33 @@ style), steps through a :class:`core.coding.CodingPass`, and keeps a :class:`gui
 retrieving the features coming next.  Decisions are a few rows in one transaction, written on
 the window's own connection; reading paragraphs for the click-to-pin index runs in the background.
 It never touches a widget: panels present :class:`CodingView` and :class:`PassView`.
+
+A pass forgives: every act stored during it is kept (:class:`gui.coding_state.PassActs`), so
+Ctrl+Z takes back the value stored on the feature just left, and the one before, going back to
+each feature (:func:`core.coding.coding_pass.undo_act` refuses when someone else decided it
+since); and where the pass stood (set, filter, feature) is kept in the app's settings under the
+project's path, so reopening the project offers to continue it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 from PySide6.QtCore import QObject, Signal
 
 from core import coding
 from core.catalog import load_catalog
-from core.catalog.model import Feature
-from core.coding.coding_pass import FILTER_LABELS
+from core.coding.coding_pass import FILTER_LABELS, ActUndone, undo_act
 from core.coding.locate import ParagraphLocator
 from core.errors import GrammarLensError
 from core.models import Paragraph
 from core.retrieval import Hit
 from core.store import open_project
 from core.store.repository import get_paragraphs, list_paragraphs
+from gui.coding_session import PassSession
+from gui.coding_state import (CodingView, PassAct, PassMemory, PassView, history_lines, nothing_left_text, refused_text,
+                              status_line, undone_text)
 from gui.feature_controller import FeatureController
 from gui.lookahead import AHEAD, LookAhead
 from gui.operations import Operation, OperationRunner
@@ -35,44 +43,7 @@ from gui.project_controller import ProjectController
 from gui.settings import AppSettings
 from gui.window_state import WindowState
 
-_DONE = {"code": "coded", "accept": "accepted the model's value", "override": "overrode the model with",
-         "unknown": "set", "note": "noted", "pin": "pinned", "unpin": "unpinned", "undo": "undid their last change"}
-
-
-@dataclass(frozen=True)
-class CodingView:
-    """What the coding panel shows for the chosen feature."""
-
-    feature: Feature | None
-    codable: bool = False
-    why_not: str = ""  # why nothing can be coded here (no feature, a multi-label parent)
-    options: tuple[tuple[str, str, str], ...] = ()  # (key, code, label) in the set's order, "?" last
-    current_code: str | None = None
-    status: str = ""  # one line: the value that counts, by whom and when
-    note: str = ""
-    pins: tuple[coding.Pin, ...] = ()
-    history: tuple[str, ...] = ()  # newest first
-    can_undo: bool = False
-    model_code: str | None = None
-
-
-@dataclass(frozen=True)
-class PassView:
-    """What the coding-pass bar shows."""
-
-    active: bool
-    feature_set: str = "wals"
-    filter: str = coding.ALL
-    counter: str = ""  # "37 of 195 coded"
-    position: str = ""  # "feature 12 of 195 shown"
-    feature_sets: tuple[str, ...] = ("paper", "grambank", "wals")
-    disagree_available: bool = False
-
-
-@dataclass
-class _Pass:
-    coding_pass: coding.CodingPass
-    feature_set: str
+__all__ = ["CodingController", "CodingView", "PassView"]
 
 
 class CodingController(QObject):
@@ -87,6 +58,7 @@ class CodingController(QObject):
     stored = Signal(str)  # an act was stored: code, accept, override, unknown, note, pin, unpin, undo
     failed = Signal(str, object)
     message = Signal(str, int)
+    notice = Signal(str, bool)  # what the pass bar says (text, true for a slip the coder should see)
 
     def __init__(self, state: WindowState, runner: OperationRunner, projects: ProjectController,
                  features: FeatureController, settings: Callable[[], AppSettings],
@@ -99,11 +71,7 @@ class CodingController(QObject):
         self.locator: ParagraphLocator | None = None
         self._locating: Operation | None = None
         self._after_index: list[Callable[[], object]] = []  # what waits for the paragraph rectangles
-        self._pass: _Pass | None = None
-        self._feature_sets: tuple[str, ...] = ("paper", "grambank", "wals")
-        self._wanted_set, self._wanted_filter = "wals", coding.ALL
-        self._references: dict = {}  # the language's WALS/Grambank values (gui.references.ReferenceSource)
-        self._disagree_waiting = False  # "disagreeing" was chosen; it applies once the values are read
+        self.session = PassSession()  # set, filter, the running pass, its acts (plain Python)
         self.pass_started_at: float | None = None
         projects.opened.connect(self._project_opened)
         projects.closed.connect(self._project_closed)
@@ -116,18 +84,20 @@ class CodingController(QObject):
 
     # ================================================================== project
     def _project_opened(self, _path: str) -> None:
-        self._pass = None
         self._reload_project_data()
         from core.profile.feature_sets import list_feature_lists
 
         project = self.projects.project
         saved = tuple(sorted(list_feature_lists(project))) if project is not None else ()
-        self._feature_sets = ("paper", "grambank", "wals") + saved
+        resume = self.session.project_opened(saved, self._recall)  # offered on the bar; Ctrl+K continues it
         self._emit_pass()
         self._emit_coded()
+        if resume is not None:
+            self._say(resume.offer())
 
     def _project_closed(self) -> None:
-        self._pass, self.locator, self._references, self._after_index = None, None, {}, []
+        self.session.project_closed()
+        self.locator, self._after_index = None, []
         self.codedChanged.emit({})
         self.lookahead.set_project(None)
         if self._locating is not None:
@@ -175,7 +145,7 @@ class CodingController(QObject):
     # ================================================================== the chosen feature
     def _feature_changed(self) -> None:
         self._show_decision(emit_pins=False)
-        if self._pass is not None:
+        if self.pass_active:
             self._emit_pass()  # where the feature on screen lies in the pass
 
     def _evidence_changed(self) -> None:
@@ -190,8 +160,7 @@ class CodingController(QObject):
 
     def _model_answered(self) -> None:
         feature = self.state.feature
-        if self._pass is not None and feature is not None and feature.id in self._pass.coding_pass.states:
-            self._pass.coding_pass.refresh(self.projects.project, feature.id)
+        if feature is not None and self.session.refresh(self.projects.project, [feature.id]):
             self._emit_pass()
         self._show_decision()
 
@@ -215,9 +184,9 @@ class CodingController(QObject):
         if model is not None:
             model_code = next((v.code for v in getattr(model, "values", []) if v.feature_id == feature.id), None)
         options = tuple(coding.value_choices(feature.id))  # keys are the codes when they are digits
-        return CodingView(feature, True, "", options, current.value if current else None, _status(current),
+        return CodingView(feature, True, "", options, current.value if current else None, status_line(current),
                           (current.note or "") if current else "", current.pins if current else (),
-                          tuple(_history_lines(rows)), bool(current), model_code)
+                          tuple(history_lines(rows)), bool(current), model_code)
 
     def _show_decision(self, emit_pins: bool = True) -> None:
         view = self.view()
@@ -243,25 +212,27 @@ class CodingController(QObject):
             self.state.hits = hits
 
     # ================================================================== decisions
-    def _act(self, action: str, run: Callable[[], object], done: str) -> bool:
+    def _act(self, action: str, run: Callable[[], object], done: str) -> list[coding.Decision] | None:
+        """Store one act; its rows (None when refused).  During a pass the act joins the pass's acts."""
         project, feature = self.projects.project, self.state.feature
         if project is None or feature is None:
             self.message.emit("Pick a feature first.", 4000)
-            return False
+            return None
         try:
-            run()
+            result = run()
         except GrammarLensError as exc:
             self.failed.emit("Not saved", exc)
-            return False
+            return None
+        rows = [r for r in (result if isinstance(result, list) else [result]) if isinstance(r, coding.Decision)]
+        if self.pass_active and action != "undo" and rows:
+            self.session.acts.push(PassAct(feature.id, rows[0].action, tuple(rows)))
         self._after_change(action, done)
-        return True
+        return rows
 
     def _after_change(self, action: str, done: str) -> None:
         feature = self.state.feature
-        if self._pass is not None and feature is not None:
-            for fid in (feature.multi_label or (feature.id,)):
-                if fid in self._pass.coding_pass.states:
-                    self._pass.coding_pass.refresh(self.projects.project, fid)
+        if self.pass_active and feature is not None:
+            self.session.refresh(self.projects.project, feature.multi_label or (feature.id,))
             self._emit_pass()
         self._show_decision()
         self._emit_coded()
@@ -278,13 +249,11 @@ class CodingController(QObject):
         if fid is None:
             self.message.emit("Pick a single feature (the polar-question complex is coded as its parts).", 5000)
             return False
-        stored: list = []
-        ok = self._act("code", lambda: stored.append(coding.code(self.projects.project, fid, value, note=note,
-                                                                 reviewer=self._reviewer())), "")
-        if ok:
-            d = stored[0]
-            self.message.emit(f"{fid}: {d.label} ({d.status}).", 4000)
-        return ok
+        rows = self._act("code", lambda: coding.code(self.projects.project, fid, value, note=note,
+                                                     reviewer=self._reviewer()), "")
+        if rows:
+            self.message.emit(f"{fid}: {rows[0].label} ({rows[0].status}).", 4000)
+        return rows is not None
 
     def accept(self) -> bool:
         """Accept the model's value: it counts, and the paragraphs the model cited become pins (unless pinned)."""
@@ -293,7 +262,7 @@ class CodingController(QObject):
             self.message.emit("There is no model answer to accept; choose a value instead.", 5000)
             return False
         return self._act("accept", lambda: coding.accept(self.projects.project, classification.id,
-                                                         reviewer=self._reviewer()), "Accepted.")
+                                                         reviewer=self._reviewer()), "Accepted.") is not None
 
     def add_note(self, text: str) -> bool:
         feature, classification = self.state.feature, self.state.classification
@@ -301,18 +270,61 @@ class CodingController(QObject):
             return False
         return self._act("note", lambda: coding.add_note(
             self.projects.project, feature.id, text.strip(), reviewer=self._reviewer(),
-            classification_id=classification.id if classification is not None else None), "Note added.")
+            classification_id=classification.id if classification is not None else None), "Note added.") is not None
 
     def undo(self) -> bool:
-        """Restore the decision before the latest one (value, note and pins together)."""
+        """Restore the chosen feature's decision before its latest one (value, note and pins together)."""
         fid = self.codable_id()
         if fid is None:
             return False
-        if coding.current(self.projects.project, fid) is None:
+        latest = coding.current(self.projects.project, fid)
+        if latest is None:
             self.message.emit(f"Nothing to undo: {fid} has no decision yet.", 5000)
             return False
-        return self._act("undo", lambda: coding.undo(self.projects.project, fid, reviewer=self._reviewer()),
-                         "Undone: the decision before counts again.")
+        restored: list = []
+        if self._act("undo", lambda: restored.append(coding.undo(self.projects.project, fid,
+                                                                 reviewer=self._reviewer())), "") is None:
+            return False
+        self._say(undone_text(PassAct(fid, latest.action, (latest,)), ActUndone(True, restored={fid: restored[0]})))
+        return True
+
+    def undo_last(self) -> bool:
+        """Ctrl+Z in a pass: take back its latest act, on whichever feature it was, and show that feature again.
+
+        Each press goes one act further back.  An act undone already (Undo under Your value) is
+        skipped; one whose feature someone else decided since is refused, and nothing changes.
+        Outside a pass this is :meth:`undo` of the feature on screen.
+        """
+        project = self.projects.project
+        if not self.pass_active or project is None:
+            return self.undo()
+        while (act := self.session.acts.pop()) is not None:
+            try:
+                result = undo_act(project, act.rows, reviewer=self._reviewer())
+            except GrammarLensError as exc:
+                self.session.acts.push(act)
+                self.failed.emit("Not undone", exc)
+                return False
+            if not result.already_undone:
+                break
+        if act is None:
+            fid = self.codable_id()
+            self._say(nothing_left_text(fid, fid is not None and coding.current(project, fid) is not None), True)
+            return False
+        if not result.undone:
+            self._say(refused_text(act, result), True)
+            return False
+        self.session.refresh(project, list(result.restored))
+        if self.state.feature is None or self.state.feature.id != act.feature_id:
+            self.featureRequested.emit(act.feature_id)  # back to the feature the act was on
+        self._after_change("undo", "")
+        self._say(undone_text(act, result))
+        return True
+
+    def _say(self, text: str, warning: bool = False) -> None:
+        """Tell the coder, on the pass bar and in the status bar."""
+        self.message.emit(text, 8000)
+        self.notice.emit(text, warning)
 
     # ------------------------------------------------------------------ pins
     def toggle_pin(self, paragraph: Paragraph | None) -> bool:
@@ -324,9 +336,9 @@ class CodingController(QObject):
         project, reviewer = self.projects.project, self._reviewer()
         if paragraph.id in self.state.pins:
             return self._act("unpin", lambda: coding.unpin(project, fid, [paragraph.id], reviewer=reviewer),
-                             f"Unpinned the paragraph on p. {paragraph.page_label}.")
+                             f"Unpinned the paragraph on p. {paragraph.page_label}.") is not None
         return self._act("pin", lambda: coding.pin(project, fid, [paragraph.id], reviewer=reviewer),
-                         f"Pinned the paragraph on p. {paragraph.page_label}.")
+                         f"Pinned the paragraph on p. {paragraph.page_label}.") is not None
 
     def pin_page(self, label: str) -> bool:
         """Pin a printed page the retrieval never found."""
@@ -334,7 +346,8 @@ class CodingController(QObject):
         if fid is None or not label.strip():
             return False
         return self._act("pin", lambda: coding.pin(self.projects.project, fid, page_labels=[label.strip()],
-                                                   reviewer=self._reviewer()), f"Pinned p. {label.strip()}.")
+                                                   reviewer=self._reviewer()),
+                         f"Pinned p. {label.strip()}.") is not None
 
     def unpin(self, pin: coding.Pin) -> bool:
         fid = self.codable_id()
@@ -342,7 +355,8 @@ class CodingController(QObject):
             return False
         ids, labels = ([pin.paragraph_id], []) if pin.paragraph_id is not None else ([], [pin.page_label])
         return self._act("unpin", lambda: coding.unpin(self.projects.project, fid, ids, labels,
-                                                       reviewer=self._reviewer()), f"Unpinned p. {pin.page_label}.")
+                                                       reviewer=self._reviewer()),
+                         f"Unpinned p. {pin.page_label}.") is not None
 
     def paragraph_at(self, pdf_page: int, x: float, y: float) -> Paragraph | None:
         """The paragraph of the grammar on screen under a point of a PDF page (None until the index is read)."""
@@ -382,29 +396,28 @@ class CodingController(QObject):
     # ================================================================== the coding pass
     @property
     def pass_active(self) -> bool:
-        return self._pass is not None
+        return self.session.running is not None
 
     def start_pass(self, feature_set: str | None = None, filter: str | None = None) -> bool:
-        """Open a pass over a feature set (paper, grambank, wals, a saved list) and show its first feature."""
+        """Open a pass over a feature set (paper, grambank, wals, a saved list) and show its first feature.
+
+        The pass left in this project continues where it stood when it is over the same set.
+        """
         project = self.projects.project
         if project is None:
             self.message.emit("Open a project first.", 4000)
             return False
-        feature_set = feature_set or (self._pass.feature_set if self._pass else self._wanted_set)
-        filter = filter or (self._pass.coding_pass.filter if self._pass else self._wanted_filter)
+        current = self.state.feature.id if self.state.feature is not None else None
         try:
-            opened = coding.CodingPass.open(project, feature_set, filter, self._references)
+            target = self.session.start(project, feature_set, filter, current)
         except GrammarLensError as exc:
             self.failed.emit("Cannot start the coding pass", exc)
             return False
-        self._pass = _Pass(opened, feature_set)
         self.read_page_index()  # P on the page pins at once during a pass
-        self._wanted_set, self._wanted_filter = feature_set, filter
-        current = self.state.feature.id if self.state.feature is not None else None
-        target = current if current in opened.items() else opened.next(None)
         self._emit_pass()
         if target is None:
-            self.message.emit(f"No feature of {feature_set} is {FILTER_LABELS[filter]}.", 5000)
+            self.message.emit(f"No feature of {self.session.feature_set} is {FILTER_LABELS[self.session.filter]}.",
+                              5000)
         elif target != current:
             self.featureRequested.emit(target)
         else:
@@ -412,37 +425,45 @@ class CodingController(QObject):
         return True
 
     def stop_pass(self) -> None:
-        self._pass = None
+        """End the pass: its acts are no longer undone by Ctrl+Z, and the project no longer offers to continue it."""
+        self.session.stop()
         self.lookahead.cancel()
+        group = self._memory_group()
+        if group is not None:
+            self.projects.store.remove(group)
         self._emit_pass()
 
     def set_filter(self, filter: str) -> None:
-        if filter == coding.DISAGREE and not self._references:
-            self._disagree_waiting = True  # applied by set_references once the values are read
+        session = self.session
+        if filter == coding.DISAGREE and not session.references:
+            session.disagree_waiting = True  # applied by set_references once the values are read
             self.referencesNeeded.emit()
             self._emit_pass()  # the bar shows the filter in force
             return
-        self._disagree_waiting = False
-        self._wanted_filter = filter
-        if self._pass is not None:
-            self.start_pass(self._pass.feature_set, filter)
+        session.disagree_waiting = False
+        session.wanted_filter = filter
+        if self.pass_active:
+            self.start_pass(session.feature_set, filter)
+        else:
+            self._emit_pass()  # the bar shows the filter the next pass uses
 
     def set_feature_set(self, feature_set: str) -> None:
-        self._wanted_set = feature_set
-        if self._pass is not None:
-            self.start_pass(feature_set, self._pass.coding_pass.filter)
+        self.session.wanted_set = feature_set
+        if self.pass_active:
+            self.start_pass(feature_set, self.session.filter)
 
     def set_references(self, references: dict | None) -> None:
         """WALS/Grambank values of the language (empty: none read), for the 'disagreeing' filter."""
-        self._references = dict(references or {})
-        if self._references and self._disagree_waiting:
+        session = self.session
+        session.references = dict(references or {})
+        if session.references and session.disagree_waiting:
             self.set_filter(coding.DISAGREE)
             return
-        if not self._references and self._pass is not None and self._pass.coding_pass.filter == coding.DISAGREE:
-            self._wanted_filter = coding.ALL
-            self.start_pass(self._pass.feature_set, coding.ALL)
+        if not session.references and self.pass_active and session.filter == coding.DISAGREE:
+            session.wanted_filter = coding.ALL
+            self.start_pass(session.feature_set, coding.ALL)
             return
-        if self._pass is not None:
+        if self.pass_active:
             self.start_pass()
         else:
             self._emit_pass()
@@ -460,16 +481,16 @@ class CodingController(QObject):
         """Store ``value`` for the feature on screen and, in a pass, move on to the next one."""
         if not self.set_value(value):
             return False
-        if self._pass is not None:
+        if self.pass_active:
             self.next()
         return True
 
     def _step(self, move: Callable[[coding.CodingPass, str | None], str | None], at_end: str) -> str | None:
-        if self._pass is None and not self.start_pass():
+        if not self.pass_active and not self.start_pass():
             return None
-        assert self._pass is not None
+        assert self.session.running is not None
         current = self.state.feature.id if self.state.feature is not None else None
-        target = move(self._pass.coding_pass, current)
+        target = move(self.session.running.coding_pass, current)
         if target is None:
             self.message.emit(at_end, 4000)
             return None
@@ -489,62 +510,41 @@ class CodingController(QObject):
         return min(r.pdf_page for r in top.paragraph.rects) if top is not None else None
 
     def _look_ahead(self) -> None:
-        if self._pass is None or self.state.feature is None:
+        if not self.pass_active or self.state.feature is None:
             return
         catalog = load_catalog()
-        upcoming = self._pass.coding_pass.upcoming(self.state.feature.id, AHEAD)
-        if self._pass.coding_pass.filter == coding.UNCODED:
-            upcoming = upcoming[:AHEAD]
+        upcoming = self.session.upcoming(self.state.feature.id, AHEAD)
         self.lookahead.prefetch([catalog.get(fid) for fid in upcoming])
 
     def pass_view(self) -> PassView:
-        if self._pass is None:
-            return PassView(False, self._wanted_set, self._wanted_filter, "", "", self._feature_sets,
-                            bool(self._references))
-        p = self._pass.coding_pass
-        current = self.state.feature.id if self.state.feature is not None else ""
-        place, shown = p.position(current) if current else (0, len(p.items()))
-        label = "" if p.filter == coding.ALL else f" {FILTER_LABELS[p.filter]}"
-        where = f"feature {place} of {shown}{label}" if place else f"{shown}{label or ' features'}"
-        return PassView(True, self._pass.feature_set, p.filter, str(p.counter()), where, self._feature_sets,
-                        bool(self._references))
+        return self.session.view(self.state.feature.id if self.state.feature is not None else "")
 
     def _emit_pass(self) -> None:
+        self._remember()
         self.passChanged.emit(self.pass_view())
 
+    # ------------------------------------------------------------------ where the pass stands, per project
+    def _memory_group(self) -> str | None:
+        """The app settings' group of the open project's pass (None without a project or a settings store)."""
+        path = self.state.project_path
+        if path is None or getattr(self.projects, "store", None) is None:
+            return None
+        return PassMemory.group(Path(path))
 
-def _status(d: coding.Decision | None) -> str:
-    if d is None:
-        return "Not coded yet."
-    when = d.created_at.replace("T", " ")[:16]
-    who = d.reviewer or "someone"
-    if not d.has_value:
-        what = " and ".join(p for p in (f"{len(d.pins)} pin{'s' if len(d.pins) != 1 else ''}" if d.pins else "",
-                                        "a note" if d.note else "") if p)
-        return f"No value yet · {what} by {who}, {when}" if what else "Not coded yet."
-    word = {"coded": "coded", "accepted": "accepted", "overridden": "overridden", "unknown": "coded"}[d.status]
-    return f"{d.label} · {word} by {who}, {when}"
+    def _remember(self) -> None:
+        """Keep the running pass's set, filter and feature for the next time the project opens."""
+        group = self._memory_group()
+        memory = self.session.memory(self.state.feature.id if self.state.feature is not None else "")
+        if group is None or memory is None:
+            return
+        for name, value in memory.items().items():
+            if value:  # a feature outside the set leaves the place as it was
+                self.projects.store.setValue(f"{group}/{name}", value)
 
+    def _recall(self, feature_sets: tuple[str, ...]) -> PassMemory | None:
+        group = self._memory_group()
+        if group is None:
+            return None
+        store = self.projects.store
+        return PassMemory.read(lambda name: store.value(f"{group}/{name}", ""), feature_sets)
 
-def _history_lines(rows: list[coding.Decision]) -> list[str]:
-    """One line per act, newest first; acts later undone are marked so."""
-    undone = {r.undoes for r in rows if r.undoes is not None}
-    lines = []
-    previous_pins: tuple = ()
-    for r in rows:
-        when = r.created_at.replace("T", " ")[5:16]
-        who = r.reviewer or "someone"
-        what = _DONE.get(r.action, r.action)
-        if r.action in ("code", "override", "unknown"):
-            what = f"{what} {r.label}" if r.action != "unknown" else "set ? (not enough information)"
-        elif r.action == "accept":
-            what = f"{what} {r.label}"
-        elif r.action == "note":
-            what = f"noted: {r.note}"
-        elif r.action in ("pin", "unpin"):
-            changed = set(previous_pins) ^ set(r.pins)
-            what = f"{what} " + ", ".join(f"p. {p.page_label}" for p in changed) if changed else what
-        if r.action != "undo":
-            previous_pins = r.pins
-        lines.append(f"{when}  {who} {what}" + ("  (undone)" if r.id in undone else ""))
-    return list(reversed(lines))
