@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QLabel, QLineEdit
 
 from core.catalog.model import Feature
 from core.coding import UNKNOWN_CODE
-from gui.coding_controller import CodingView
+from gui.coding_state import CodingView
 from gui.evidence_model import PIN_MARK
 
 CODE_ROLE = Qt.ItemDataRole.UserRole
@@ -196,6 +196,11 @@ class CodingPanel(QWidget):
                 self.values.setCurrentRow(row)
                 return True
         return False
+
+    def clear_choice(self) -> None:
+        """Select no value (after a key that is none): confirming then stores nothing."""
+        self.values.setCurrentRow(-1)
+        self.values.clearSelection()
 
     def select_unknown(self) -> bool:
         return self.select_key(UNKNOWN_CODE)

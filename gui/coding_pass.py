@@ -6,7 +6,12 @@ focused (Ctrl+K starts the pass and focuses it), every step is one key:
     0-9  select the value with that code (Grambank 0/1, WALS 1..n; else its place in the set)
     ?    not enough information       Enter  store it and go on
     →/N  next feature    ←/B  previous feature    U  next uncoded feature
-    ↑/↓  previous/next evidence row   Space  pin or unpin that row    Ctrl+Z  undo
+    ↑/↓  previous/next evidence row   Space  pin or unpin that row    Ctrl+Z  undo the pass's last act
+
+A slip costs nothing and is said at once: a key that is no value of the feature says so on the
+bar ("7 is not a value of GB020 (0, 1, ?)") and chooses nothing, so Enter stores nothing;
+Ctrl+Z takes back the pass's latest act even after Enter moved on, shows that feature again and
+says what it undid; reopening the project offers to continue the pass where it stood.
 
 The bar shows the set (paper, grambank, wals or a saved list), the filter (all, uncoded,
 predicted but not reviewed, disagreeing with WALS/Grambank), the counter ("37 of 195 coded")
@@ -20,7 +25,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
@@ -28,6 +33,7 @@ from core.coding import FILTERS
 from core.coding.coding_pass import FILTER_LABELS
 from gui.coding_controller import CodingController, PassView
 from gui.coding_panel import CodingPanel
+from gui.coding_state import choose_first_text, not_a_value_text
 from gui.evidence_panel import EvidencePanel
 from gui.feature_model import FeatureListModel
 from gui.language_dialog import ask_if_unsure
@@ -35,6 +41,13 @@ from gui.pdf_view import PdfView
 from gui.value_panel import ValuePanel
 
 KEYS_HINT = "0–9 value · ? unknown · Enter store · →/← feature · U uncoded · ↑↓ row · Space pin · Ctrl+Z undo"
+NOTICE_MS = 12_000  # how long the bar keeps saying what happened (the next key clears it sooner)
+_BOX = "border-radius: 3px; padding: 1px 6px;"
+_NOTICE_STYLE = {  # text and background both set: readable in light and dark themes alike
+    False: f"color: #0d4a2c; background: #e6f4ec; border: 1px solid #97cfae; {_BOX}",
+    True: f"color: #7a1d00; background: #fff0e0; border: 1px solid #eba872; {_BOX}",
+}
+_COMMAND = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.MetaModifier
 
 
 class CodingPassBar(QFrame):
@@ -52,6 +65,7 @@ class CodingPassBar(QFrame):
     rowStepPressed = Signal(int)  # -1 / +1: the evidence row above or below
     pinRowPressed = Signal()
     undoPressed = Signal()
+    strayKeyPressed = Signal(str)  # a printable key the pass has no use for (a letter typed by mistake)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -96,6 +110,14 @@ class CodingPassBar(QFrame):
             if len(text) == 1:
                 button.setFixedWidth(button.fontMetrics().horizontalAdvance("▶") + 22)
             row.addWidget(button)
+        self.notice_label = QLabel("")
+        self.notice_label.setAccessibleName("Coding pass message")
+        self.notice_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.notice_label.setVisible(False)
+        row.addWidget(self.notice_label, 1)
+        self._notice_timer = QTimer(self)
+        self._notice_timer.setSingleShot(True)
+        self._notice_timer.timeout.connect(self.clear_notice)
         self.keys_label = QLabel(KEYS_HINT)
         self.keys_label.setToolTip(KEYS_HINT.replace(" · ", "\n"))
         self.keys_label.setStyleSheet("color: palette(dark);")
@@ -118,14 +140,37 @@ class CodingPassBar(QFrame):
                                 if view.disagree_available else "Needs the WALS or Grambank CLDF folder: "
                                 "choose this to pick it (remembered for the project)")
         self.start_button.setVisible(not view.active)
+        if view.resume_at:  # a pass left in this project: continue it where it stood
+            self.start_button.setText(f"Continue coding pass at {view.resume_at}")
+            self.start_button.setToolTip(f"Continue the pass over {view.feature_set} where you left it (Ctrl+K)")
+        else:
+            self.start_button.setText("Start coding pass")
+            self.start_button.setToolTip("Code feature after feature from the keyboard (Ctrl+K)")
         self.counter_label.setText(view.counter)
         self.position_label.setText(f"· {view.position}" if view.active and view.position else "")
         self.keys_label.setText(KEYS_HINT if view.active else "")  # kept in the row: it takes the spare width
+
+    def show_notice(self, text: str, warning: bool = False) -> None:
+        """Say what just happened (an undo, a key that is no value) in place of the keys, for a while."""
+        self.notice_label.setText(("⚠ " if warning else "↶ " if text.startswith("Undid") else "") + text)
+        self.notice_label.setToolTip(text)
+        self.notice_label.setStyleSheet(_NOTICE_STYLE[warning])
+        self.notice_label.setVisible(True)
+        self.keys_label.setVisible(False)
+        self._notice_timer.start(NOTICE_MS)
+
+    def clear_notice(self) -> None:
+        self._notice_timer.stop()
+        self.notice_label.setVisible(False)
+        self.notice_label.setText("")
+        self.keys_label.setVisible(True)
 
     # ------------------------------------------------------------------ keys
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt naming
         key, text, mods = event.key(), event.text(), event.modifiers()
         K = Qt.Key
+        if self.notice_label.isVisible():
+            self.clear_notice()  # the next key moves on from what was said
         if event.matches(QKeySequence.StandardKey.Undo):
             self.undoPressed.emit()
         elif text == "?":
@@ -144,10 +189,19 @@ class CodingPassBar(QFrame):
             self.rowStepPressed.emit(1 if key == K.Key_Down else -1)
         elif key == K.Key_Space:
             self.pinRowPressed.emit()
+        elif len(text) == 1 and text.isprintable() and not text.isspace() and not mods & _COMMAND:
+            self.strayKeyPressed.emit(text)
         else:
             super().keyPressEvent(event)
             return
         event.accept()
+
+
+def _choose(panel: CodingPanel, bar: CodingPassBar, key: str) -> None:
+    """A key typed on the bar: select the value it stands for, or say at once that it is none (choosing nothing)."""
+    if not panel.select_key(key):
+        panel.clear_choice()  # Enter after a slip stores nothing rather than the value selected before
+        bar.show_notice(not_a_value_text(key, panel.view), True)
 
 
 def _selected_paragraph(evidence: EvidencePanel):
@@ -188,6 +242,7 @@ def connect_coding(coding: CodingController, panel: CodingPanel, bar: CodingPass
     coding.projects.opened.connect(lambda _path: coding.projects.project is not None and ask_if_unsure(
         coding.projects.project, panel.window(), coding.projects.set_language))
     coding.passChanged.connect(bar.show_pass)
+    coding.notice.connect(bar.show_notice)
     coding.stored.connect(panel.stored)
     # nothing left to accept once the linguist's value is the model's
     coding.decisionChanged.connect(lambda view: value_panel.show_agreement(
@@ -212,12 +267,13 @@ def connect_coding(coding: CodingController, panel: CodingPanel, bar: CodingPass
     bar.nextRequested.connect(coding.next)
     bar.previousRequested.connect(coding.previous)
     bar.nextUncodedRequested.connect(coding.next_uncoded)
-    bar.valueKeyPressed.connect(panel.select_key)
+    bar.valueKeyPressed.connect(lambda key: _choose(panel, bar, key))
+    bar.strayKeyPressed.connect(lambda key: _choose(panel, bar, key))
     bar.unknownKeyPressed.connect(panel.select_unknown)
-    bar.confirmPressed.connect(panel.confirm)
+    bar.confirmPressed.connect(lambda: panel.confirm() or bar.show_notice(choose_first_text(panel.view), True))
     bar.rowStepPressed.connect(lambda step: _step_row(evidence, step))
     bar.pinRowPressed.connect(lambda: coding.toggle_pin(_selected_paragraph(evidence)))
-    bar.undoPressed.connect(coding.undo)
+    bar.undoPressed.connect(coding.undo_last)  # the pass's latest act, on whichever feature it was
 
     value_panel.acceptRequested.connect(coding.accept)
 
