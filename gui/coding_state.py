@@ -10,6 +10,7 @@ path: where a person stopped is theirs, not the project's) are plain Python and 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -114,9 +115,17 @@ def refused_text(act: PassAct, result: ActUndone) -> str:
     fid, latest = next(iter(result.changed.items()))
     if latest is None:
         return f"{fid} not undone: its decisions were undone since. Ctrl+Z again goes further back."
-    when = latest.created_at.replace("T", " ")[11:16]
+    when = _local_time(latest.created_at)
     return (f"{fid} not undone: {latest.reviewer or 'someone'} changed it since ({state_words(latest)}, {when}). "
             "Ctrl+Z again goes further back.")
+
+
+def _local_time(stamp: str) -> str:
+    """"14:03" on this computer's clock for a stored (UTC) time; the stored text's hour when unreadable."""
+    try:
+        return datetime.fromisoformat(stamp).astimezone().strftime("%H:%M")
+    except ValueError:
+        return stamp.replace("T", " ")[11:16]
 
 
 def nothing_left_text(feature_id: str | None, has_decision: bool) -> str:

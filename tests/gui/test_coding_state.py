@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -36,6 +37,8 @@ def test_undo_and_refusal_say_which_feature_and_what_counts(llm_project) -> None
     said = refused_text(PassAct("GB107", act.action, (act,)), ActUndone(False, changed={"GB107": theirs}))
     assert said.startswith("GB107 not undone: Bo changed it since (? (not enough information), ")
     assert said.endswith("). Ctrl+Z again goes further back.")
+    local = datetime.fromisoformat(theirs.created_at).astimezone().strftime("%H:%M")  # stored in UTC, said locally
+    assert f", {local})." in said
     pin = coding.pin(project, "GB107", page_labels=["3"], reviewer="Ana")
     words = undone_text(PassAct("GB107", "pin", (pin,)), ActUndone(True, restored={"GB107": theirs}))
     assert words == "Undid GB107's pin: back to ? (not enough information)."
