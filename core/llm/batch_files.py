@@ -21,6 +21,8 @@ and listed by number with the reason, and every good line is still stored.  Each
 savepoint of its own (whole or not at all), and each project is committed every few hundred lines or
 fraction of a second, so the app and the CLI can write to it during a long import; a killed import
 keeps the lines committed before it, and importing again stores the rest, each answer exactly once.
+Before an import first writes to a project, a backup of it is taken ("before-import", see
+:mod:`core.store.backups`); one that cannot be written is a warning of the report, not a stop.
 """
 
 from __future__ import annotations
@@ -116,6 +118,7 @@ class BatchImportReport:
     per_project: dict[str, int] = field(default_factory=dict)
     problems: list[LineProblem] = field(default_factory=list)
     problems_left_out: int = 0
+    warnings: list[str] = field(default_factory=list)  # e.g. a backup before the import that could not be taken
     seconds: float = 0.0
 
     @property
@@ -129,7 +132,11 @@ class BatchImportReport:
         return self.imported + self.already
 
     def outcome(self) -> str:
-        """The report's last sentence: what is in the projects now, and what to do about the rest."""
+        """The report's last sentence: what is in the projects now, and what to do about the rest; then
+        each warning (a backup that could not be taken), so that the CLI's last lines show it too."""
+        return " ".join([self._stored_outcome()] + [f"Warning: {w}" for w in self.warnings])
+
+    def _stored_outcome(self) -> str:
         name = self.results_path.name
         if self.lines == 0:
             return f"Nothing imported: {name} holds no result lines."
@@ -155,7 +162,8 @@ class BatchImportReport:
     def to_json(self) -> dict:
         return {**self.counts(), "stored": self.stored, "outcome": self.outcome(), "results": str(self.results_path),
                 "per_project": self.per_project, "seconds": round(self.seconds, 3),
-                "problems": [p.__dict__ for p in self.problems], "problems_left_out": self.problems_left_out}
+                "problems": [p.__dict__ for p in self.problems], "problems_left_out": self.problems_left_out,
+                "warnings": list(self.warnings)}
 
 
 # -- identities ------------------------------------------------------------------------------------
@@ -289,7 +297,11 @@ def write_batch_requests(project_paths: Iterable[str | os.PathLike], feature_ids
     from core.retrieval import RetrievalSettings
     from core.store import open_project
     from core.store.batch_requests import BatchRequest, put_requests
+    from core.output_paths import check_output_file
 
+    check_output_file(out_path)  # never a project, a PDF or a folder; an earlier requests file may be rewritten
+    if not append:
+        check_output_file(Path(out_path).with_name(Path(out_path).name + ".part"))
     if getattr(settings, "mode", "llm") != "llm":
         raise GrammarLensError("A batch file needs a model to answer it.", "Leave out --no-llm.")
     progress = progress or null_progress()
@@ -410,8 +422,33 @@ class _ProjectSession:
     project: object
     language: str
     cache: object
+    warnings: list[str] = field(default_factory=list)  # the report's list: a backup that failed is told there
     jobs: set = field(default_factory=set)
+    backed_up: bool = False
     _settings: dict = field(default_factory=dict)
+
+    def back_up(self) -> None:
+        """Keep the project as it was before this import, once, just before its first answer is stored.
+
+        Taken then, and not on opening, so that an import storing nothing here (a file of another
+        batch, one imported before, stale lines) leaves no backup behind.  It is copied through a
+        read-only connection of its own: SQLite's backup API cannot read through a connection in a
+        write transaction (it waited forever on this chunk's), and a reader sees the last commit,
+        which holds no answer of this import yet.  A backup that cannot be written does not stop the
+        import: it becomes a warning of the report.
+        """
+        if self.backed_up:
+            return
+        self.backed_up = True
+        from core.store import open_project
+        from core.store.backups import make_backup
+
+        try:
+            with open_project(self.path, readonly=True, backup=False) as reader:
+                make_backup(reader, "before-import")
+        except ProjectError as exc:
+            self.warnings.append(f"No backup of {self.path.name} could be taken before the import, which went on: "
+                                 f"{_text(exc.message, 400).rstrip('.')}. {exc.hint}".strip())
 
     def settings_for(self, public: dict):
         """The LlmSettings a request was written with (one object per distinct settings)."""
@@ -482,7 +519,8 @@ def import_batch_results(project_paths: Iterable[str | os.PathLike], results_pat
     Each line is stored whole or not at all (a savepoint), and the projects are committed every
     :data:`CHUNK_LINES` lines or :data:`CHUNK_SECONDS`, so the app and the CLI can write to them
     during a long import.  A killed or cancelled import keeps the lines committed before it; importing
-    the file again stores the rest, and never an answer twice.
+    the file again stores the rest, and never an answer twice.  Each project receiving answers is
+    backed up once, before the first is stored (a failed backup is one of ``report.warnings``).
     """
     progress = progress or null_progress()
     started = time.perf_counter()
@@ -592,7 +630,8 @@ class _Importer:
             project = self.connections.enter_context(open_project(self.by_key[pkey]))
             with project.transaction():
                 language = language_name(project)
-            s = self.sessions[pkey] = _ProjectSession(self.by_key[pkey], project, language, ProjectCache(project))
+            s = self.sessions[pkey] = _ProjectSession(self.by_key[pkey], project, language, ProjectCache(project),
+                                                      self.report.warnings)
         self.chunk.enter(s)
         return s
 
@@ -884,6 +923,7 @@ def _store_answer(number: int, body: dict, usage_read: bool, request, s: _Projec
     outcome = read_answer(feature, prompt, response, sent, request.evidence_note)
     record = classification_of(feature, request.config, s.language, settings, items, outcome,
                                request.retrieval_settings, request.retrieval_run_id)
+    s.back_up()  # before the project's first write of this import
     save_classification(s.project, record, settings.to_public_dict())
     if settings.use_cache and response.content.strip():
         s.cache.put(cache_key(settings, request.prompt_hash), request.prompt_hash, response)
