@@ -270,8 +270,14 @@ def _front_matter(w: _Writer) -> None:
 
 
 def write_demo_grammar(path: str | Path) -> Path:
-    """Write the sample grammar PDF to ``path`` (overwriting it) and return the path."""
-    target = Path(path)
+    """Write the sample grammar PDF to ``path`` (overwriting it) and return the path.
+
+    ``path`` is checked first (:func:`core.output_paths.check_output_file`): never a project or a
+    folder, and its folder must exist (it is not created).
+    """
+    from core.output_paths import check_output_file
+
+    target = check_output_file(path, pdf=True)
     w = _Writer()
     _front_matter(w)
     for title, blocks in CHAPTERS:
@@ -289,7 +295,6 @@ def write_demo_grammar(path: str | Path) -> Path:
         {"startpage": FRONT_MATTER_PAGES, "prefix": "", "style": "D", "firstpagenum": 1},
     ])
     w.doc.set_metadata({"title": "A sample grammar of Veshari", "author": "GrammarLens", "subject": "demo grammar"})
-    target.parent.mkdir(parents=True, exist_ok=True)
     w.doc.save(target, garbage=3, deflate=True)
     w.doc.close()
     return target

@@ -164,8 +164,14 @@ def fetch(batch_id: str, out_path: str | os.PathLike, settings: LlmSettings, *,
     """Download a finished batch's answers (then its error lines) into one results file.
 
     A failed batch, or one still running, is refused with a message saying why; an expired or
-    cancelled batch yields what was answered before it stopped.
+    cancelled batch yields what was answered before it stopped.  ``out_path`` (and its ``.part``)
+    is checked before the batch is asked about: never a project, a PDF or a folder; an earlier
+    results file is replaced.
     """
+    from core.output_paths import check_output_file
+
+    out = check_output_file(out_path)
+    part = check_output_file(out.with_name(out.name + ".part"))
     client = LlmClient(settings, api_key=api_key)
     current = status(batch_id, settings, api_key=api_key)
     if current.status == "failed":
@@ -179,8 +185,6 @@ def fetch(batch_id: str, out_path: str | os.PathLike, settings: LlmSettings, *,
     if not current.output_file_id and not current.error_file_id:
         raise GrammarLensError(f"Batch {batch_id} ended ({current.status}) without any results.",
                                "Submit the requests file again.")
-    out = Path(out_path)
-    part = out.with_name(out.name + ".part")
     report = FetchReport(current, out)
     try:
         with open(part, "wb") as fh:

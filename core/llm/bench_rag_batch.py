@@ -41,20 +41,30 @@ def custom_id(spec_id: str, config: str, ranking: str, prompt_hash: str, key: st
 
 def write_requests(data_dir: Path, spec, settings, out_path: str | os.PathLike, *, config: str = "rag",
                    ranking: str = "paper", budget_tokens: int = 6_000, limit: int | None = None) -> int:
-    """Write one request line per benchmark grammar; returns the number written."""
+    """Write one request line per benchmark grammar; returns the number written.
+
+    ``out_path`` and its ``.part`` are checked first (never a project, a PDF or a folder; an earlier
+    requests file is replaced); a failed write leaves no ``.part`` behind.
+    """
     from core.llm.batch_files import request_line
     from core.llm.client import chat_request_body
+    from core.output_paths import check_output_file
 
-    out = Path(out_path)
-    part = out.with_name(out.name + ".part")
+    out = check_output_file(out_path)
+    part = check_output_file(out.with_name(out.name + ".part"))
     count = 0
-    with open(part, "w", encoding="utf-8", newline="\n") as fh:
-        for item, _chosen, prompt, _sent, _note in _prompts(data_dir, spec, settings, config=config, ranking=ranking,
-                                                            budget_tokens=budget_tokens, limit=limit):
-            body = chat_request_body(settings, prompt.messages, response_format=prompt.response_format)
-            fh.write(request_line(custom_id(spec.id, config, ranking, prompt.hash(), item.key), body) + "\n")
-            count += 1
-    os.replace(part, out)
+    try:
+        with open(part, "w", encoding="utf-8", newline="\n") as fh:
+            for item, _chosen, prompt, _sent, _note in _prompts(data_dir, spec, settings, config=config,
+                                                                ranking=ranking, budget_tokens=budget_tokens,
+                                                                limit=limit):
+                body = chat_request_body(settings, prompt.messages, response_format=prompt.response_format)
+                fh.write(request_line(custom_id(spec.id, config, ranking, prompt.hash(), item.key), body) + "\n")
+                count += 1
+        os.replace(part, out)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
     return count
 
 

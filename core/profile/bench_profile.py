@@ -131,6 +131,10 @@ def run_bench_profile(gold: list[GoldValue], grammars_dir: str | Path, work_dir:
     from core.store import open_project
 
     progress = progress or null_progress()
+    if batch_out is not None:  # refused now, not after the first grammar was ingested (and never unlinked)
+        from core.output_paths import check_output_file
+
+        check_output_file(batch_out)
     grammars = read_grammars(grammars_dir)
     wanted_features = list(dict.fromkeys(feature_ids or [g.feature_id for g in gold]))
     gold = [g for g in gold if g.feature_id in set(wanted_features)]

@@ -368,7 +368,13 @@ def _unjudged(by_ranking: dict[str, list[PairResult]]) -> list[dict]:
 
 
 def write_grading_sheet(entries: list[dict], path: Path) -> None:
-    """Ungraded paragraphs as a CSV with an empty grade column, in the grades file's key columns."""
+    """Ungraded paragraphs as a CSV with an empty grade column, in the grades file's key columns.
+
+    ``path`` is checked first: never a project, a PDF or a folder; an earlier sheet is replaced.
+    """
+    from core.output_paths import check_output_file
+
+    check_output_file(path)
     with open(path, "w", newline="", encoding="utf-8") as fh:
         writer = csv.DictWriter(fh, fieldnames=[*GRADE_COLUMNS, "section", "text"])
         writer.writeheader()
