@@ -23,7 +23,8 @@ NEXT_STEP = ("Send the file to the OpenAI Batch API (python main.py batch submit
 # (report attribute, how the message names it), in the order the message lists them
 IMPORT_COUNTS = (("already", "already stored"), ("duplicates", "duplicate(s)"), ("errors", "error(s)"),
                  ("unknown", "unknown"), ("stale", "stale (project changed)"), ("broken", "broken line(s)"),
-                 ("unparsable", "unparsable answer(s), stored without a value"), ("failed", "failed"))
+                 ("unparsable", "unparsable answer(s), stored without a value"),
+                 ("usage_unread", "stored without token counts (cost unknown)"), ("failed", "failed"))
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,8 @@ def summarise_write(report: Any, feature_set: str) -> Summary:
 
 
 def summarise_import(report: Any) -> Summary:
-    """Words for a :class:`core.llm.batch_files.BatchImportReport`: counts, then the first problem lines."""
+    """Words for a :class:`core.llm.batch_files.BatchImportReport`: counts, then its warnings (a backup that
+    could not be taken) and the first problem lines."""
     counts = [f"{getattr(report, key):,} {label}" for key, label in IMPORT_COUNTS if getattr(report, key)]
     line = (f"Imported {report.imported:,} of {report.lines:,} line(s) from {Path(report.results_path).name}"
             + (f": {', '.join(counts)}" if counts else ""))
@@ -66,10 +68,11 @@ def summarise_import(report: Any) -> Summary:
     more = report.problems_left_out
     shown = problems[:FIRST_PROBLEMS]
     rest = len(problems) - len(shown) + more
-    informative = "\n".join(shown) + (f"\n… and {rest:,} more (Show details)" if rest else "")
-    details = "\n".join(problems) + (f"\n… and {more:,} more" if more else "")
+    warnings = [f"Warning: {w}" for w in report.warnings]
+    informative = "\n".join(warnings + shown) + (f"\n… and {rest:,} more (Show details)" if rest else "")
+    details = "\n".join(warnings + problems) + (f"\n… and {more:,} more" if more else "")
     return Summary("Batch results imported", line + ".", line + ".", informative, details,
-                   bool(report.not_imported))
+                   bool(report.not_imported or warnings))
 
 
 def report_box(parent: QWidget, summary: Summary) -> QMessageBox:

@@ -36,6 +36,15 @@ CONFIRM_ABOVE_USD = 1.0
 BUILTIN_SETS = (("paper", "The paper's four (81A, 49A, GB107, polar questions)"), ("grambank", "All of Grambank"),
                 ("wals", "All of WALS"))
 STATUS_FILTERS = ("", "predicted", "accepted", "overridden", "not enough information", "no value", "evidence only")
+# What Cancel does to a batch-file job (while cancelling, once cancelled): writing a file rolls the project back
+# and removes the file; an import commits its lines in chunks, so the lines stored before the cancel are kept.
+FILE_CANCEL_NOTES = {
+    "written": ("Cancelling: the project is left as it was…",
+                "Cancelled; the project and the files are as they were."),
+    "imported": ("Cancelling: the lines imported so far are kept…",
+                 "Cancelled; the lines imported so far are kept (each whole). "
+                 "Import the file again to store the rest."),
+}
 
 
 class ProfileView(QWidget):
@@ -67,6 +76,7 @@ class ProfileView(QWidget):
         self.bibtex_dialog: BibtexDialog | None = None
         self._batch: Operation | None = None
         self._file_op: Operation | None = None  # writing a batch file or importing its results
+        self._file_kind = "written"  # which of the two (see FILE_CANCEL_NOTES)
         self.report_box: QMessageBox | None = None  # the last batch-file report or error shown
         self._snapshot: Operation | None = None
         self._estimate: Operation | None = None
@@ -307,7 +317,7 @@ class ProfileView(QWidget):
     def cancel_batch(self) -> None:
         if self._file_op is not None and self._file_op.running:
             self._file_op.cancel()
-            self.estimate_label.setText("Cancelling: the project is left as it was…")
+            self.estimate_label.setText(FILE_CANCEL_NOTES[self._file_kind][0])
         elif self._batch is not None:
             self._batch.cancel()
             self.estimate_label.setText("Cancelling: requests already sent are finished and kept…")
@@ -401,7 +411,7 @@ class ProfileView(QWidget):
 
         def cancelled() -> None:
             outcome["state"] = "cancelled"
-            self._note = "Cancelled; the project and the files are as they were. "
+            self._note = FILE_CANCEL_NOTES[kind][1] + " "
 
         def finished() -> None:
             self.run_button.setEnabled(True)
@@ -416,6 +426,7 @@ class ProfileView(QWidget):
             else:
                 refresh.finished(lambda: self.batchFileFinished.emit(outcome["state"]))
 
+        self._file_kind = kind
         self.run_button.setEnabled(False)
         self.batch_file_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
