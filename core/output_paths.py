@@ -239,7 +239,10 @@ def _application_id(path: Path) -> int | None:
     An empty file is no database.  A file SQLite cannot look at (locked, unreadable) gives
     ``_UNREADABLE``: better to refuse an output than to overwrite something unknown.
     """
-    uri = Path(os.path.abspath(path)).as_uri() + "?mode=ro"  # percent-encoded: '?', '#', any bytes are safe
+    # percent-encoded: '?', '#', any bytes are safe.  Without a -wal beside it the main file holds everything, and
+    # immutable mode reads it without creating -wal/-shm files (a read-only connection would leave them behind).
+    wal = os.path.exists(f"{path}-wal")
+    uri = Path(os.path.abspath(path)).as_uri() + ("?mode=ro" if wal else "?mode=ro&immutable=1")
     try:
         conn = sqlite3.connect(uri, uri=True, timeout=1.0)
     except sqlite3.Error:

@@ -161,10 +161,12 @@ def open_project(path: str | os.PathLike[str], *, create: bool = False, readonly
         raise ProjectError(f"Project file {target} does not exist.", "Check the path, or create a project with 'ingest'.")
     if not os.access(target, os.R_OK):  # os.access, not open(): see core.store.file_guard
         raise ProjectError(f"Cannot read {target}.", "Check the file's permissions.")
-    readonly = readonly or not _writable(target)
+    media_read_only = not _writable(target)
     inspected = _inspect(target)
-    if readonly:
-        return _connect_read_only(target, inspected)
+    if readonly or media_read_only:
+        # On writable media a reader joins the WAL like any connection (query_only keeps it from writing), so
+        # the last one to close removes the -wal/-shm files; a read-only SQLite connection would leave them.
+        return _connect_read_only(target, inspected if media_read_only else "rw")
     project = _connect_existing(target, inspected)
     if backup:
         from core.store import backups  # backups open projects themselves: imported late to avoid a cycle
