@@ -71,6 +71,8 @@ def make_backup(project: ProjectDatabase, reason: str = "manual") -> Backup:
     """Copy the project as it stands now into a new backup file, then prune old backups."""
     if not re.fullmatch(r"[a-z0-9-]+", reason):
         raise ValueError(f"backup reason must be lowercase words joined by '-': {reason!r}")
+    if project.conn.in_transaction:  # the backup API would wait forever on its own connection's write lock
+        raise RuntimeError("make_backup() inside a transaction: back up before BEGIN or from another connection")
     folder = backup_dir(project.path)
     try:
         folder.mkdir(exist_ok=True)

@@ -166,6 +166,7 @@ def test_an_unwritable_place_is_said_with_a_hint(qtbot, view, demo_project, tmp_
     with qtbot.waitSignal(view.batchFileFinished, timeout=WAIT_MS) as finished:
         view.export_batch_file(tmp_path / "no such folder" / "requests.jsonl")
     assert finished.args == ["failed"]
-    assert view.report_box.text().startswith("Cannot write requests.jsonl: No such file or directory")
-    assert view.report_box.informativeText() == "Choose a folder you can write to, with space left."
+    assert view.report_box.text().startswith(f"The folder {tmp_path / 'no such folder'} of ")
+    assert view.report_box.text().endswith("does not exist.")
+    assert view.report_box.informativeText() == "Create it first, or choose another place."
     assert count(demo_project, "batch_requests") == 0
