@@ -4,7 +4,9 @@
     python packaging/smoke_test.py dist/GrammarLens-full --grammar ../shared/grammars/074_Chakali.pdf
 
 Checks, in order: ``--version``; the desktop app starts offscreen on its demo project and closes
-itself (``gui --demo --quit-after``); ``bench gui`` on the generated demo grammar (``demo``), which
+itself (``gui --demo --quit-after``), and again on the real X11 platform (xcb) on a private Xvfb
+server when Xvfb is installed (a bundle or machine lacking the xcb libraries fails there);
+``bench gui`` on the generated demo grammar (``demo``, on xcb too when Xvfb is there), which
 drives the whole window (open, retrieve, classify against the local OpenAI-compatible server of
 core/llm/local_server.py, a coding pass with look-ahead); a real grammar is ingested into a new
 project and WALS 81A retrieved from it, headless; then the variant's reranker behaviour: the lite
@@ -19,8 +21,10 @@ Exit code 0 when every check passes; each failure prints the command and the end
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import shutil
 import re
 import subprocess
 import sys
@@ -56,38 +60,42 @@ class SmokeTest:
     grammar: Path
     home: Path
     timeout_s: float = 300.0
+    display: str | None = None  # a private X server for the checks on the xcb platform
     outcomes: list[Outcome] = field(default_factory=list)
 
-    def env(self) -> dict[str, str]:
-        """The user's environment, pointed at a throwaway home on every OS, headless and offline."""
+    def env(self, platform: str = "offscreen") -> dict[str, str]:
+        """The user's environment, pointed at a throwaway home on every OS, offline, on ``platform`` (offscreen or xcb)."""
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "QT_", "XDG_"))}
         env.update({
             "HOME": str(self.home), "USERPROFILE": str(self.home),
             "APPDATA": str(self.home / "AppData" / "Roaming"), "LOCALAPPDATA": str(self.home / "AppData" / "Local"),
             "XDG_CONFIG_HOME": str(self.home / ".config"), "XDG_DATA_HOME": str(self.home / ".local" / "share"),
             "XDG_CACHE_HOME": str(self.home / ".cache"), "XDG_RUNTIME_DIR": str(self.home / "runtime"),
-            "QT_QPA_PLATFORM": "offscreen", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+            "QT_QPA_PLATFORM": platform, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
             "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
         })
+        if platform == "xcb" and self.display:
+            env["DISPLAY"] = self.display
         env.pop("OPENAI_API_KEY", None)
         return env
 
-    def run(self, args: list[str], timeout_s: float | None = None) -> subprocess.CompletedProcess[str]:
+    def run(self, args: list[str], timeout_s: float | None = None,
+            platform: str = "offscreen") -> subprocess.CompletedProcess[str]:
         """Run the executable; a hang becomes a failed check (returncode -9), never a stuck CI job."""
         command = [str(self.gui_app if args[:1] == ["gui"] else self.app), *args]
         try:
-            return subprocess.run(command, cwd=self.home, env=self.env(), capture_output=True, text=True,
+            return subprocess.run(command, cwd=self.home, env=self.env(platform), capture_output=True, text=True,
                                   encoding="utf-8", errors="replace", timeout=timeout_s or self.timeout_s)
         except subprocess.TimeoutExpired as exc:
             out = exc.stdout.decode(errors="replace") if isinstance(exc.stdout, bytes) else (exc.stdout or "")
             err = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else (exc.stderr or "")
             return subprocess.CompletedProcess(command, -9, out, err + f"\n[timed out after {exc.timeout} s]")
 
-    def check(self, name: str, args: list[str], verify,
-              timeout_s: float | None = None) -> subprocess.CompletedProcess[str]:
+    def check(self, name: str, args: list[str], verify, timeout_s: float | None = None,
+              platform: str = "offscreen") -> subprocess.CompletedProcess[str]:
         """Run one command and record whether ``verify(result)`` holds (it returns '' or a reason)."""
         started = time.perf_counter()
-        result = self.run(args, timeout_s)
+        result = self.run(args, timeout_s, platform)
         try:
             reason = verify(result)
         except Exception as exc:  # noqa: BLE001 - a verifier crash is a failed check with its reason
@@ -113,6 +121,11 @@ class SmokeTest:
                    lambda r: "" if r.returncode == 0 and demo.is_file() else "no demo PDF was written", timeout_s=60)
         self.check("bench gui on the demo grammar", ["bench", "gui", str(demo), "--repeats", "1", "--json"],
                    _expect_bench_gui, timeout_s=180)
+        if self.display:
+            self.check(f"gui starts on xcb (Xvfb {self.display}) on the demo and quits",
+                       ["gui", "--demo", "--quit-after", "4"], self._expect_gui, timeout_s=120, platform="xcb")
+            self.check("bench gui on the demo grammar, on xcb", ["bench", "gui", str(demo), "--repeats", "1", "--json"],
+                       _expect_bench_gui, timeout_s=180, platform="xcb")
         self.check(f"ingest {self.grammar.name}", ["ingest", str(self.grammar), "--project", str(project)],
                    _expect_ingest)
         self.check(f"retrieve {FEATURE} (default ranking)", ["retrieve", str(project), "--feature", FEATURE, "--json"],
@@ -198,6 +211,26 @@ def _expect_lite_message(result: subprocess.CompletedProcess[str]) -> str:
     return "no mention of the lite/full build"
 
 
+@contextlib.contextmanager
+def private_x_display():
+    """A private Xvfb server's DISPLAY (Xvfb picks a free number), or None where Xvfb is not installed."""
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None or sys.platform != "linux":
+        yield None
+        return
+    read_fd, write_fd = os.pipe()
+    server = subprocess.Popen([xvfb, "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                              pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write_fd)
+    with os.fdopen(read_fd) as numbers:
+        number = numbers.readline().strip()
+    try:
+        yield f":{number}" if number else None
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
 def executable(folder: Path, names: tuple[str, ...] = ("GrammarLens.exe", "GrammarLens")) -> Path:
     """The first launcher of ``names`` in a one-folder bundle."""
     for name in names:
@@ -217,11 +250,11 @@ def main(argv: list[str] | None = None) -> int:
     if not args.grammar.is_file():
         raise SystemExit(f"{args.grammar} is missing: the smoke test ingests a real grammar from ../shared/grammars")
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="grammarlens-smoke-") as home:
+    with tempfile.TemporaryDirectory(prefix="grammarlens-smoke-") as home, private_x_display() as display:
         folder = args.bundle.resolve()
         cli = executable(folder, ("GrammarLens-cli.exe", "GrammarLens.exe", "GrammarLens"))
         test = SmokeTest(cli, executable(folder), variant, args.grammar.resolve(), Path(home),
-                         timeout_s=args.timeout)
+                         timeout_s=args.timeout, display=display)
         ok = test.run_all()
     failed = [o.name for o in test.outcomes if not o.ok]
     print(f"smoke test of the {variant} build: {'all' if ok else 'NOT all'} {len(test.outcomes)} checks good"
