@@ -1,8 +1,9 @@
-"""The project's lifecycle in the window: open, create, close, ingest a grammar, take a dropped file.
+"""The project's lifecycle in the window: open, create, close, open a grammar PDF, add one, take a dropped file.
 
-Why a controller of its own: these steps decide which project file is touched (a dropped PDF
-while only the demo is open gets a new project; a failed ingest leaves no empty project
-behind), which is easy to break when it is mixed with widget code.  It owns the window's one
+Why a controller of its own: these steps decide which project file is touched (an opened or dropped
+PDF gets its own project beside it, never the demo; the same PDF opens the same project again; a
+failed ingest leaves no empty project behind), which is easy to break when it is mixed with widget
+code (where a PDF's project lies: :mod:`gui.open_grammar`).  It owns the window's one
 read connection to the project (on the UI thread) and the project part of the
 :class:`gui.window_state.WindowState`; the window listens to its signals and redraws.  While a
 project is open it keeps taking a backup every hour (opening took one, see :mod:`core.store.backups`).
@@ -18,7 +19,7 @@ from PySide6.QtCore import QObject, QSettings, QTimer, Signal
 from core.errors import GrammarLensError
 from core.models import Language
 from core.store import PROJECT_SUFFIX, ProjectDatabase, backups, create_project, open_project, repository
-from gui import backend, projects
+from gui import backend, open_grammar, projects
 from gui.operations import Operation, OperationRunner
 from gui.window_state import WindowState
 
@@ -151,11 +152,15 @@ class ProjectController(QObject):
             return False
         return self.open(path)
 
+    def language(self) -> Language | None:
+        """The open project's language as stored (a guess marked ``unsure:``), or None."""
+        return repository.get_language(self.project) if self.project is not None else None
+
     def language_name(self) -> str:
         """The language of the open project, or the file's name when none is recorded."""
         if self.project is None or self.state.project_path is None:
             return ""
-        language = repository.get_language(self.project)
+        language = self.language()
         return language.name if language else self.state.project_path.stem
 
     def set_language(self, language: Language) -> bool:
@@ -186,8 +191,13 @@ class ProjectController(QObject):
     def ingesting(self) -> bool:
         return self._ingest is not None and self._ingest.running
 
-    def ingest(self, pdf_path: Path, project_path: Path | None = None) -> Operation | None:
-        """Read a PDF into the open project, or into a new one when none (or only the demo) is open."""
+    def ingest(self, pdf_path: Path, project_path: Path | None = None, note: str = "") -> Operation | None:
+        """Read a PDF into ``project_path`` (made when missing), by default the open project.
+
+        With no project open, or only the demo, a new project is made in the data folder (the window's
+        actions go through :meth:`open_pdf` instead, which makes it beside the PDF).  ``note`` is added
+        to the message that says the grammar was read.
+        """
         if self.ingesting:
             self.message.emit("A grammar is already being read; wait for it or cancel it.", 5000)
             return None
@@ -202,11 +212,12 @@ class ProjectController(QObject):
 
         def done(document_id: int) -> None:
             added[0] = True
-            self.message.emit(f"Added {pdf_path.name}.", 8000)
             if opening_other or self.project is None:
                 self.open(target)
             else:
                 self.reload_documents(int(document_id))
+            said = f"Read {pdf_path.name} into {target.name}" + (f", in {target.parent}." if opening_other else ".")
+            self.message.emit(f"{said} {note}".strip(), 12000 if note else 8000)
 
         def failed(exc: BaseException) -> None:  # the job removed a project it made; the window is as it was
             self.failed.emit(f"Cannot read {pdf_path.name}", exc)
@@ -231,6 +242,46 @@ class ProjectController(QObject):
                         .with_progress(f"Reading {pdf_path.name}").run_in_background())
         return self._ingest
 
+    def open_pdf(self, pdf_path: Path) -> Operation | bool | None:
+        """Open grammar PDF…: show the PDF in its own project, made (and the PDF read) when it has none.
+
+        The open project is used when it already holds this PDF, or when it is a real project still
+        without a grammar (made by New project… for it); the demo never is.  Otherwise the project
+        beside the PDF (see :func:`gui.open_grammar.project_for_grammar`) is opened when it holds the
+        PDF, or made and the PDF read into it in the background (progress, Cancel).  Returns the
+        reading's operation, or whether a project was shown; None when a reading is running already.
+        """
+        if self.ingesting:
+            self.message.emit("A grammar is already being read; wait for it or cancel it.", 5000)
+            return None
+        pdf = Path(pdf_path)
+        open_grammar.remember_pdf_folder(self.store, pdf)
+        digest = open_grammar.digest_of(pdf)
+        current = self.state.project_path
+        if self.project is not None and current is not None and not projects.is_demo_project(current):
+            held = repository.find_document_by_sha256(self.project, digest) if digest else None
+            if held is not None:
+                self.documentsChanged.emit(held.id)
+                self.message.emit(f"{pdf.name} is in this project ({current.name}) already.", 8000)
+                return True
+            if not self.state.documents:  # an empty project, made for a grammar: this one
+                return self.ingest(pdf, current)
+        found = open_grammar.project_for_grammar(pdf, digest)
+        if not found.holds_pdf:
+            return self.ingest(pdf, found.path, found.note)
+        if not self.open(found.path):
+            return False
+        self.message.emit(f"Opened {found.path.name}, which holds {pdf.name}. {found.note}".strip(), 8000)
+        return True
+
+    def add_pdf(self, pdf_path: Path) -> Operation | bool | None:
+        """Add grammar PDF…: another volume into the open project; with none open, or the demo, :meth:`open_pdf`."""
+        current = self.state.project_path
+        if self.project is None or current is None or projects.is_demo_project(current):
+            return self.open_pdf(pdf_path)
+        open_grammar.remember_pdf_folder(self.store, Path(pdf_path))
+        return self.ingest(Path(pdf_path), current)
+
     # ------------------------------------------------------------------ drag and drop
     @staticmethod
     def accepts(paths: Iterable[Path]) -> bool:
@@ -238,10 +289,10 @@ class ProjectController(QObject):
         return any(p.suffix.lower() == ".pdf" or p.suffix == PROJECT_SUFFIX for p in paths)
 
     def drop(self, paths: Iterable[Path]) -> bool:
-        """Ingest the first dropped PDF or open the first dropped project; true when one was taken."""
+        """Open the first dropped PDF as a grammar (:meth:`open_pdf`) or the first dropped project; true when taken."""
         for path in paths:
             if path.suffix.lower() == ".pdf":
-                self.ingest(path)
+                self.open_pdf(path)
                 return True
             if path.suffix == PROJECT_SUFFIX:
                 return self.open(path)

@@ -1,4 +1,4 @@
-"""Where projects live: the recent list, the demo project, and new projects for dropped PDFs.
+"""Where projects live: the recent list, the demo project, the data folder's projects.
 
 Kept apart from the window so the start-up choice (last project, else the demo) is one
 small function the app and the tests share.
@@ -27,6 +27,13 @@ def data_dir() -> Path:
     return path
 
 
+def projects_dir() -> Path:
+    """The data folder's ``projects`` folder: new projects go here when nothing better is known."""
+    folder = data_dir() / "projects"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 def demo_project_path() -> Path:
     return data_dir() / DEMO_DIR_NAME / DEMO_PROJECT_NAME
 
@@ -38,8 +45,7 @@ def is_demo_project(path: Path | None) -> bool:
 def project_for_pdf(pdf_path: Path) -> Path:
     """A fresh project path for a PDF dropped while no real project is open."""
     stem = re.sub(r"[^\w.-]+", "_", pdf_path.stem).strip("_") or "grammar"
-    folder = data_dir() / "projects"
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = projects_dir()
     candidate = folder / f"{stem}{PROJECT_SUFFIX}"
     n = 2
     while candidate.exists():

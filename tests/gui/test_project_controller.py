@@ -1,4 +1,4 @@
-"""The project controller: open, refuse, ingest (into a new project when only the demo is open), drop."""
+"""The project controller: open, refuse, open a grammar PDF (its own project beside it, never the demo), drop."""
 
 from __future__ import annotations
 
@@ -60,9 +60,23 @@ def test_a_broken_pdf_dropped_on_the_demo_leaves_no_project_behind(qtbot, contro
     with qtbot.waitSignal(controller.ingestFinished, timeout=WAIT_MS) as finished:
         assert controller.drop([broken])
     assert failures == ["Cannot read broken grammar.pdf"] and finished.args == [False]
-    target = projects.data_dir() / "projects" / f"broken_grammar{PROJECT_SUFFIX}"
-    assert not target.exists()  # the project made for the PDF was removed again
+    assert not list(tmp_path.glob("broken*.grammarlens*"))  # the project made beside it was removed again
+    assert list(projects.projects_dir().iterdir()) == []  # nor in the data folder
     assert controller.state.project_path == demo_project  # the demo is still open
+
+
+def test_a_pdf_opened_with_no_project_open_is_read_into_a_project_beside_it(qtbot, controller, tmp_path) -> None:
+    from tests.fixtures_ingest import write_sample_book
+
+    pdf = write_sample_book(tmp_path / "teshi.pdf").path
+    added: list[bool] = []
+    controller.ingestFinished.connect(added.append)
+    with qtbot.waitSignal(controller.opened, timeout=WAIT_MS) as opened:
+        assert controller.add_pdf(pdf) is not None  # Add grammar with nothing open: Open grammar PDF
+    assert opened.args == [str(tmp_path / f"teshi{PROJECT_SUFFIX}")] and len(controller.state.documents) == 1
+    qtbot.waitUntil(lambda: added == [True], timeout=WAIT_MS)
+    assert controller.language().name == "Teshi"  # stored by the reading (an unsure guess)
+    assert controller.open_pdf(pdf) is True and controller.state.project_path == tmp_path / f"teshi{PROJECT_SUFFIX}"
 
 
 def test_a_new_project_gets_its_suffix_and_opens_empty(qtbot, controller, tmp_path) -> None:
