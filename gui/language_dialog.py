@@ -1,10 +1,11 @@
-"""Which language is this grammar about?  Asked on first open when the guess from the title is unsure.
+"""Which language is this grammar about?  Asked once a grammar was read when the guess from its title is unsure.
 
 Why ask: the language name goes into every prompt and its Glottocode into every export; a wrong
 guess (a series list read as the title) silently spoils both.  The dialog shows the guess,
 prefilled, and a list of the WALS and Grambank languages with their Glottocodes, searched by name
 or code as the linguist types (case and diacritics ignored).  Choosing a row fills both fields; a
-language missing from both databases can be typed by hand, with or without a Glottocode.
+language missing from both databases can be typed by hand, with or without a Glottocode.  A project
+with no grammar yet is never asked: there is no title to have guessed from.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QLabel, Q
 from core.ingest.language import USER, is_unsure, search_languages
 from core.models import Language
 from core.store import ProjectDatabase
-from core.store.repository import get_language, set_language
+from core.store.repository import get_language, list_documents, set_language
 
 GLOTTOCODE = re.compile(r"^[a-z0-9]{4}\d{4}$")
 SHOWN = 200  # rows of the list: enough to scroll, few enough to fill at every key
@@ -28,11 +29,15 @@ SHOWN = 200  # rows of the list: enough to scroll, few enough to fill at every k
 class LanguageDialog(QDialog):
     """Name + Glottocode, with a searchable list of WALS/Grambank languages."""
 
-    def __init__(self, guess: Language | None, parent: QWidget | None = None, unsure: bool = True) -> None:
+    def __init__(self, guess: Language | None, parent: QWidget | None = None, unsure: bool = True,
+                 has_grammar: bool = True) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Which language does this grammar describe?")
+        self.setWindowTitle("Which language does this grammar describe?" if has_grammar else
+                            "Which language will this project describe?")
         layout = QVBoxLayout(self)
+        unsure = unsure and has_grammar  # without a grammar nothing was guessed: nothing to be unsure of
         why = QLabel(("GrammarLens could not tell the language for sure from the grammar's title. " if unsure else "")
+                     + ("" if has_grammar else "No grammar has been read into this project yet. ")
                      + "The language goes into every question to the model and its Glottocode into the exports"
                      + (", so please check it." if unsure else "."))
         why.setWordWrap(True)
@@ -104,23 +109,39 @@ class LanguageDialog(QDialog):
 
 def ask_if_unsure(project: ProjectDatabase, parent: QWidget | None,
                   store: Callable[[Language], object] | None = None) -> LanguageDialog | None:
-    """Open the dialog (not blocking) when the project's language is missing or an unsure guess.
+    """Open the dialog (not blocking) when a grammar was read and the language is missing or an unsure guess.
 
     Accepting stores the language at once (through ``store``, e.g. the project controller's, which
     tells the window; else straight into the project); cancelling keeps the guess (asked again at
-    the next open).  Returns the dialog, or None when the language is known.
+    the next open).  Returns the dialog, or None when the language is known, when the project holds
+    no grammar yet (an empty new project: there is no title to guess from), or when ``parent``
+    already shows the question.
     """
-    language = get_language(project)
-    if not is_unsure(language):
+    if not is_unsure(get_language(project)) or not list_documents(project) or _shown(parent) is not None:
         return None
     return edit_language(project, parent, store)
 
 
+def _shown(parent: QWidget | None) -> LanguageDialog | None:
+    """The language dialog ``parent`` shows now, if any (a question is never asked twice at once)."""
+    if parent is None:
+        return None
+    return next((d for d in parent.findChildren(LanguageDialog) if d.isVisible()), None)
+
+
 def edit_language(project: ProjectDatabase, parent: QWidget | None,
                   store: Callable[[Language], object] | None = None) -> LanguageDialog:
-    """The dialog over the project's language as it stands (Project > Language…); accepting stores it."""
+    """The dialog over the project's language as it stands (Project > Language…); accepting stores it.
+
+    When ``parent`` shows the dialog already, that one is brought forward instead.
+    """
+    shown = _shown(parent)
+    if shown is not None:
+        shown.raise_()
+        shown.activateWindow()
+        return shown
     language = get_language(project)
-    dialog = LanguageDialog(language, parent, unsure=is_unsure(language))
+    dialog = LanguageDialog(language, parent, unsure=is_unsure(language), has_grammar=bool(list_documents(project)))
     save = store or (lambda chosen: set_language(project, chosen))
     dialog.accepted.connect(lambda: save(dialog.language()))
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
