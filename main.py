@@ -1,4 +1,4 @@
-"""GrammarLens entry point: the desktop app without arguments, the CLI with them.
+"""GrammarLens entry point: the desktop app without arguments (or with a PDF or project to open), the CLI otherwise.
 
 This file only dispatches; the GUI lives in ``gui/`` and the commands in ``cli/``.
 """
@@ -14,10 +14,11 @@ def main(argv: list[str] | None = None) -> int:
 
         multiprocessing.freeze_support()
     args = sys.argv[1:] if argv is None else argv
-    if not args or args[0] in ("gui", "open"):
+    opens = bool(args) and args[0].lower().endswith((".pdf", ".grammarlens"))  # `main.py grammar.pdf`
+    if not args or opens or args[0] in ("gui", "open"):
         from gui.app import run_app
 
-        return run_app(args[1:])
+        return run_app(args if opens else args[1:])
     from cli import main as cli_main
 
     return cli_main(args)

@@ -73,7 +73,8 @@ def build_demo_project(folder: Path | None = None) -> Path:
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="grammarlens", description="Open the GrammarLens desktop app.")
-    parser.add_argument("path", nargs="?", help=f"a project ({PROJECT_SUFFIX}) to open, or a grammar PDF to ingest")
+    parser.add_argument("path", nargs="?", help=f"a project ({PROJECT_SUFFIX}) to open, or a grammar PDF to open "
+                        "in its own project beside it (made and read the first time)")
     parser.add_argument("--demo", action="store_true", help="open the demo project (rebuilt if missing)")
     parser.add_argument("--quit-after", type=float, metavar="SECONDS",
                         help="close the window after SECONDS (smoke tests of the frozen app, packaging/)")
@@ -95,7 +96,7 @@ def run_app(argv: list[str]) -> int:
     if args.path:
         path = Path(args.path).expanduser()
         if path.suffix.lower() == ".pdf":
-            window.ingest_pdf(path)
+            window.open_pdf(path)  # its own project beside it (opened, or made and read)
         else:
             window.open_project(path)
     else:

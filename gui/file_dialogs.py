@@ -66,7 +66,8 @@ class NameOnlyIconProvider(QAbstractFileIconProvider):
 
 
 def _dialog(parent: QWidget | None, title: str, start: Path | str | None, filters: str = "") -> QFileDialog:
-    dialog = QFileDialog(parent, title, str(start or ""), filters)
+    # no start: the data folder's projects, never the working directory (the source checkout, for main.py)
+    dialog = QFileDialog(parent, title, str(start or projects.projects_dir()), filters)
     dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
     dialog.setOption(QFileDialog.Option.DontUseCustomDirectoryIcons, True)
     provider = NameOnlyIconProvider()
@@ -106,19 +107,19 @@ def _run(dialog: QFileDialog) -> Path | None:
         dialog.deleteLater()
 
 
-def choose_new_project(parent: QWidget) -> Path | None:
-    dialog = save_file_dialog(parent, "New project", projects.data_dir(), f"GrammarLens projects (*{PROJECT_SUFFIX})")
+def choose_new_project(parent: QWidget, start: Path | None = None) -> Path | None:
+    dialog = save_file_dialog(parent, "New project", start, f"GrammarLens projects (*{PROJECT_SUFFIX})")
     dialog.setDefaultSuffix(PROJECT_SUFFIX.lstrip("."))
     return _run(dialog)
 
 
-def choose_project(parent: QWidget) -> Path | None:
-    return _run(open_file_dialog(parent, "Open project", projects.data_dir(),
+def choose_project(parent: QWidget, start: Path | None = None) -> Path | None:
+    return _run(open_file_dialog(parent, "Open project", start,
                                  f"GrammarLens projects (*{PROJECT_SUFFIX});;All files (*)"))
 
 
-def choose_grammar(parent: QWidget, start: Path | None = None) -> Path | None:
-    return _run(open_file_dialog(parent, "Add a grammar PDF", start or Path.home(), "PDF files (*.pdf)"))
+def choose_grammar(parent: QWidget, start: Path | None = None, title: str = "Add a grammar PDF") -> Path | None:
+    return _run(open_file_dialog(parent, title, start, "PDF files (*.pdf)"))
 
 
 def choose_batch_out(parent: QWidget, suggested: Path) -> Path | None:

@@ -10,11 +10,12 @@ work runs as :class:`gui.operations.Operation`; results reach widgets only throu
 from __future__ import annotations
 
 import time
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, QSize, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QMessageBox, QVBoxLayout, QWidget
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QVBoxLayout, QWidget
 
 from core.catalog.model import Catalog, Feature
 from core.errors import GrammarLensError, PdfError
@@ -25,10 +26,11 @@ from gui.coding_pass import CodingController, CodingPanel, CodingPassBar, connec
 from gui.error_reporting import ErrorReporter
 from gui.evidence_panel import EvidencePanel
 from gui.feature_controller import FeatureController
-from gui.language_dialog import edit_language
 from gui.features_panel import FeaturesPanel
-from gui.menus import add_toolbar, fill_menu_bar
+from gui.language_line import LanguageLine
+from gui.menus import add_toolbar, fill_menu_bar, make_action, recent_menu
 from gui.offline_banner import OfflineBanner
+from gui.open_grammar import pdf_start, project_start
 from gui.operations import Operation, OperationRunner
 from gui.pdf_toolbar import PdfToolbar
 from gui.pdf_view import Highlight, PdfView
@@ -115,71 +117,62 @@ class MainWindow(QMainWindow):
         self.main_splitter.setSizes([210, 500, 570])  # the evidence snippets need the room (1280 x 800)
         outer.addWidget(self.main_splitter, 1)
         self.setCentralWidget(central)
+        self.language_line = LanguageLine(self.projects, self)  # "Language: Ulwa (yaul1241) — change…"
+        self.statusBar().addPermanentWidget(self.language_line)
         self.task_bar = TaskBar(self.runner)
         self.statusBar().addPermanentWidget(self.task_bar)
 
-    def _action(self, text: str, shortcut: QKeySequence | QKeySequence.StandardKey | str | None, slot,
-                tip: str = "") -> QAction:
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        keys = QKeySequence(shortcut).toString(QKeySequence.SequenceFormat.NativeText) if shortcut else ""
-        action.setToolTip((tip or text.replace("&", "").rstrip("…")) + (f" ({keys})" if keys else ""))
-        action.triggered.connect(slot)
-        self.addAction(action)
-        return action
-
     def _build_actions(self) -> None:
-        K, bar, view, ask = QKeySequence.StandardKey, self.pdf_toolbar, self.pdf_view, file_dialogs
-        self.act_new = self._action("&New project…", K.New,
-                                    lambda: (path := ask.choose_new_project(self)) and self.projects.new(path))
-        self.act_open = self._action("&Open project…", K.Open,
-                                     lambda: (path := ask.choose_project(self)) and self.open_project(path))
-        self.act_add = self._action("&Add grammar PDF…", "Ctrl+I",
-                                    lambda: (path := ask.choose_grammar(self)) and self.ingest_pdf(path),
-                                    "Ingest a grammar PDF")
-        self.act_language = self._action("&Language…", None, lambda: self.projects.project is not None and
-                                         edit_language(self.projects.project, self, self.projects.set_language),
-                                         "Name and Glottocode of the grammar's language")
-        self.act_settings = self._action("&Settings…", "Ctrl+,", self.open_settings)
-        self.act_quit = self._action("&Quit", K.Quit, self.close)
-        self.act_find_feature = self._action("Find &feature", "Ctrl+L", self.features_panel.focus_search)
-        self.act_search = self._action("&Find in PDF", K.Find, bar.focus_find)
-        self.act_next_hit = self._action("Find &next", K.FindNext, lambda: bar.step(1))
-        self.act_prev_hit = self._action("Find &previous", K.FindPrevious, lambda: bar.step(-1))
-        self.act_goto = self._action("&Go to page…", "Ctrl+G", bar.focus_page, "Go to a printed page number")
-        self.act_prev_page = self._action("Previous page", "PgUp", lambda: view.go_to_page(view.current_page - 1))
-        self.act_next_page = self._action("Next page", "PgDown", lambda: view.go_to_page(view.current_page + 1))
-        for act in (self.act_prev_page, self.act_next_page):
-            act.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            view.addAction(act)
-        self.act_zoom_in = self._action("Zoom &in", K.ZoomIn, view.zoom_in)
-        self.act_zoom_out = self._action("Zoom &out", K.ZoomOut, view.zoom_out)
-        self.act_fit = self._action("Fit &width", "Ctrl+0", view.fit_width)
+        K, bar, view, ask, state = QKeySequence.StandardKey, self.pdf_toolbar, self.pdf_view, file_dialogs, self.state
+        act = partial(make_action, self)
+        self.act_open_pdf = act("Open &grammar PDF…", "Ctrl+Shift+O", lambda: (path := ask.choose_grammar(
+            self, pdf_start(state, self.store), "Open a grammar PDF")) and self.open_pdf(path),
+            "Open a grammar PDF as its own project, made beside the PDF (or drop the PDF on the window)")
+        self.act_new = act("&New project…", K.New, lambda: (path := ask.choose_new_project(
+            self, project_start(state))) and self.projects.new(path), "A new, empty project")
+        self.act_open = act("&Open project…", K.Open, lambda: (path := ask.choose_project(
+            self, project_start(state))) and self.open_project(path))
+        self.act_add = act("&Add grammar PDF to this project…", "Ctrl+I", lambda: (path := ask.choose_grammar(
+            self, pdf_start(state, self.store, project_first=True))) and self.projects.add_pdf(path),
+            "Add another grammar of the same language (a second volume) to the open project")
+        self.act_language = act("&Language…", None, self.language_line.edit,
+                                "Name and Glottocode of the grammar's language")
+        self.act_settings = act("&Settings…", "Ctrl+,", self.open_settings)
+        self.act_quit = act("&Quit", K.Quit, self.close)
+        self.act_find_feature = act("Find &feature", "Ctrl+L", self.features_panel.focus_search)
+        self.act_search = act("&Find in PDF", K.Find, bar.focus_find)
+        self.act_next_hit = act("Find &next", K.FindNext, lambda: bar.step(1))
+        self.act_prev_hit = act("Find &previous", K.FindPrevious, lambda: bar.step(-1))
+        self.act_goto = act("&Go to page…", "Ctrl+G", bar.focus_page, "Go to a printed page number")
+        self.act_prev_page = act("Previous page", "PgUp", lambda: view.go_to_page(view.current_page - 1))
+        self.act_next_page = act("Next page", "PgDown", lambda: view.go_to_page(view.current_page + 1))
+        for paging in (self.act_prev_page, self.act_next_page):
+            paging.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            view.addAction(paging)
+        self.act_zoom_in = act("Zoom &in", K.ZoomIn, view.zoom_in)
+        self.act_zoom_out = act("Zoom &out", K.ZoomOut, view.zoom_out)
+        self.act_fit = act("Fit &width", "Ctrl+0", view.fit_width)
         bar.set_zoom_actions(self.act_zoom_out, self.act_zoom_in, self.act_fit)
-        self.act_classify = self._action("&Classify", "Ctrl+Return", self.features.classify,
-                                         "Ask the model for the value")
-        self.act_accept = self._action("&Accept value", "Alt+A", self.coding.accept)
-        self.act_pass = self._action("Coding &pass", "Ctrl+K", self.pass_bar.startRequested.emit)
-        self.act_note = self._action("Add a &note", "Ctrl+Shift+N", self.coding_panel.focus_note)
-        self.act_cancel = self._action("Cancel task", "Esc", self.task_bar.cancel)
+        self.act_classify = act("&Classify", "Ctrl+Return", self.features.classify, "Ask the model for the value")
+        self.act_accept = act("&Accept value", "Alt+A", self.coding.accept)
+        self.act_pass = act("Coding &pass", "Ctrl+K", self.pass_bar.startRequested.emit)
+        self.act_note = act("Add a &note", "Ctrl+Shift+N", self.coding_panel.focus_note)
+        self.act_cancel = act("Cancel task", "Esc", self.task_bar.cancel)
         self.act_cancel.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        self.act_profile = self._action("&Profile and export…", "Ctrl+Shift+P", self.show_profile_view)
+        self.act_profile = act("&Profile and export…", "Ctrl+Shift+P", self.show_profile_view)
         self.act_profile.setStatusTip("The profile: batch runs, review, agreement with WALS/Grambank, CLDF export")
-        self.act_about = self._action("&About GrammarLens", None, lambda: show_about(self),
-                                      "Version, method and data credits (WALS, Grambank)")
+        self.act_about = act("&About GrammarLens", None, lambda: show_about(self),
+                             "Version, method and data credits (WALS, Grambank)")
         self.act_restore = restore_action(self, self.projects)  # Project → Restore from backup…
-        self.recent_menu = QMenu("Open &recent", self)
-        self.recent_menu.aboutToShow.connect(
-            lambda: ask.fill_recent_menu(self.recent_menu, self.store, self.open_project))
+        self.recent_menu = recent_menu(self, lambda menu: ask.fill_recent_menu(menu, self.store, self.open_project))
         fill_menu_bar(self, (
-            ("&Project", (self.act_new, self.act_open, self.recent_menu, None, self.act_add, self.act_language, None,
-                          self.act_restore, None, self.act_settings, None, self.act_quit)),
+            ("&Project", (self.act_open_pdf, self.act_open, self.recent_menu, self.act_new, None, self.act_add,
+                          self.act_language, None, self.act_restore, None, self.act_settings, None, self.act_quit)),
             ("&View", (self.act_find_feature, self.act_search, self.act_next_hit, self.act_prev_hit,
                        self.act_goto, self.act_zoom_in, self.act_zoom_out, self.act_fit)),
             ("&Feature", (self.act_classify, self.act_accept, self.act_note, self.act_pass, self.act_profile)),
             ("&Help", (self.act_about,))))
-        add_toolbar(self, (self.act_open, self.act_add, None, self.pdf_toolbar, None, self.act_settings))
+        add_toolbar(self, (self.act_open_pdf, self.act_open, None, self.pdf_toolbar, None, self.act_settings))
 
     def _connect(self) -> None:
         status = self.statusBar()
@@ -196,7 +189,7 @@ class MainWindow(QMainWindow):
         p.closed.connect(self._project_closed)
         p.documentsChanged.connect(self._documents_changed)
         p.ingestFinished.connect(self.ingestFinished)
-        p.languageChanged.connect(self._show_title)
+        self.language_line.changed.connect(self._show_title)  # after open, close, a grammar read, a language set
         p.restored.connect(lambda _kept: self.catalog is None and self.load_catalog())  # stopped half-way: again
         f.featureChanged.connect(self._feature_changed)
         f.evidenceChanged.connect(self._evidence_changed)
@@ -230,8 +223,13 @@ class MainWindow(QMainWindow):
         self._wanted_feature = feature or self._wanted_feature
         return self.projects.open(path)
 
+    def open_pdf(self, pdf_path: str | Path) -> Operation | bool | None:
+        """Open grammar PDF…: the PDF in its own project beside it, read first when new (never into the demo)."""
+        self._open_started, self.first_page_seconds = time.perf_counter(), None
+        return self.projects.open_pdf(Path(pdf_path))
+
     def ingest_pdf(self, pdf_path: Path, project_path: Path | None = None) -> Operation | None:
-        """Ingest a PDF into the open project (or a new one when none, or only the demo, is open)."""
+        """Ingest a PDF into the open project (or a new one in the data folder when none, or only the demo, is open)."""
         return self.projects.ingest(Path(pdf_path), project_path)
 
     def _show_title(self, *_language: str) -> None:
@@ -239,10 +237,9 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{name} — {path.name} — GrammarLens" if path else "GrammarLens")
 
     def _project_opened(self, path: str) -> None:
-        self._show_title()
         self._documents_changed(self.state.documents[0].id if self.state.documents else None)
-        if not self.state.documents:
-            self.statusBar().showMessage("This project has no grammar yet: drop a PDF here or use Add grammar.")
+        self.statusBar().showMessage(f"Opened {Path(path).name} in {Path(path).parent}." if self.state.documents else
+                                     "This project has no grammar yet: open or drop a grammar PDF to read it in.")
         remembered, page = self.layout_memory.project_memory(Path(path))
         if page and self.state.document is not None:
             self.pdf_view.go_to_page(page)
@@ -256,14 +253,17 @@ class MainWindow(QMainWindow):
 
     def _project_closed(self) -> None:
         self.pdf_view.close_document()
-        self.pdf_toolbar.clear_matches()
+        self.pdf_toolbar.clear()  # no page number nor page count of the project just closed
         self.features.choose(None)
-        self._show_title()
+        self.statusBar().showMessage("No project is open: open a grammar PDF (Ctrl+Shift+O) or drop one here.")
 
     def _documents_changed(self, show_id: int | None) -> None:
         self.pdf_toolbar.set_documents(self.state.documents)
         if show_id is not None:
             self.show_document(int(show_id))
+        elif self.state.document is None:  # a project without a grammar
+            self.pdf_view.close_document()
+            self.pdf_toolbar.clear()
 
     def show_document(self, document_id: int) -> bool:
         """Show a grammar of the project in the PDF view; false (with a message) when its PDF cannot be opened."""

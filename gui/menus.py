@@ -1,19 +1,39 @@
-"""Menus and the toolbar of the main window, filled from plain lists of actions.
+"""The main window's actions, menus and toolbar: actions made one way, menus filled from plain lists.
 
-Why apart from the window: the window decides which actions exist and in what order; how a list
-with separators (None), submenus and embedded widgets becomes a menu bar or a toolbar is
-the same every time and needs no window state.
+Why apart from the window: the window decides which actions exist and in what order; how an action
+gets its shortcut and tooltip, and how a list with separators (None), submenus and embedded widgets
+becomes a menu bar or a toolbar, is the same every time and needs no window state.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QToolBar, QWidget
 
 Item = QAction | QMenu | QWidget | None  # None: a separator
+
+
+def make_action(window: QWidget, text: str, shortcut: QKeySequence | QKeySequence.StandardKey | str | None,
+                slot: Callable[[], object], tip: str = "") -> QAction:
+    """An action of ``window`` (its shortcut works anywhere in it); the tooltip names the keys."""
+    action = QAction(text, window)
+    if shortcut is not None:
+        action.setShortcut(QKeySequence(shortcut))
+    keys = QKeySequence(shortcut).toString(QKeySequence.SequenceFormat.NativeText) if shortcut else ""
+    action.setToolTip((tip or text.replace("&", "").rstrip("…")) + (f" ({keys})" if keys else ""))
+    action.triggered.connect(slot)
+    window.addAction(action)
+    return action
+
+
+def recent_menu(window: QWidget, fill: Callable[[QMenu], object]) -> QMenu:
+    """Project → Open recent, filled by ``fill`` each time it opens (so it lists what exists then)."""
+    menu = QMenu("Open &recent", window)
+    menu.aboutToShow.connect(lambda: fill(menu))
+    return menu
 
 
 def fill_menu_bar(window: QMainWindow, menus: Sequence[tuple[str, Sequence[Item]]]) -> None:

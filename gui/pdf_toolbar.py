@@ -106,6 +106,13 @@ class PdfToolbar(QWidget):
         self.show_page(self.view.current_page or 1)
         self.clear_matches()
 
+    def clear(self) -> None:
+        """No grammar on screen (no project, or one without a grammar): nothing of the last one stays."""
+        self.set_documents([])
+        self.page_edit.clear()
+        self.page_total.setText("")
+        self.clear_matches()
+
     def show_page(self, pdf_page: int) -> None:
         if not self.page_edit.hasFocus():
             self.page_edit.setText(self.state.label_of(pdf_page))

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from PySide6.QtWidgets import QToolBar
+
 from gui.evidence_model import SNIPPET_COLUMN
 
 REPO = Path(__file__).resolve().parents[2]
@@ -59,3 +61,16 @@ def test_the_window_module_stays_small_and_typed() -> None:
     assert not re.search(r"\bAny\b", source)  # no attribute typed Any (nor anything else)
     profile = (REPO / "gui" / "profile_view.py").read_text(encoding="utf-8")
     assert "setattr(" not in profile and not re.search(r"\bwindow\.\w", profile)  # it never touches the window
+
+
+def test_open_grammar_pdf_is_the_first_way_in_and_add_grammar_the_second(main_window) -> None:
+    window = main_window
+    project_menu = window.menuBar().actions()[0].menu()
+    items = project_menu.actions()
+    assert items[0] is window.act_open_pdf and window.act_open_pdf.text() == "Open &grammar PDF…"
+    assert items.index(window.act_add) > items.index(window.act_new)  # after the ways to open or make a project
+    assert items[items.index(window.act_add) - 1].isSeparator()
+    toolbar = window.findChild(QToolBar, "mainToolbar")
+    assert toolbar.actions()[0] is window.act_open_pdf and window.act_add not in toolbar.actions()
+    assert window.act_add.shortcut().toString() == "Ctrl+I" and "second volume" in window.act_add.toolTip()
+    assert not window.language_line.isVisible()  # no project open: no language to name
