@@ -36,7 +36,6 @@ from gui.coding_panel import CodingPanel
 from gui.coding_state import choose_first_text, not_a_value_text
 from gui.evidence_panel import EvidencePanel
 from gui.feature_model import FeatureListModel
-from gui.language_dialog import ask_if_unsure
 from gui.pdf_view import PdfView
 from gui.value_panel import ValuePanel
 
@@ -238,9 +237,6 @@ def connect_coding(coding: CodingController, panel: CodingPanel, bar: CodingPass
     coding.decisionChanged.connect(panel.show_coding)
     coding.featureRequested.connect(select_feature)
     coding.codedChanged.connect(feature_list.set_coded)
-    # the first open of a grammar whose language the title did not settle asks for it (prefilled guess)
-    coding.projects.opened.connect(lambda _path: coding.projects.project is not None and ask_if_unsure(
-        coding.projects.project, panel.window(), coding.projects.set_language))
     coding.passChanged.connect(bar.show_pass)
     coding.notice.connect(bar.show_notice)
     coding.stored.connect(panel.stored)

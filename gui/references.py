@@ -111,7 +111,8 @@ class ReferenceSource(QObject):
     def choose(self, parent: QWidget | None) -> Operation | None:
         """Ask for the CLDF folder (starting at the remembered one) and read it."""
         start = self.folder or self.remembered(self.project_path)
-        folder = file_dialogs.choose_folder(parent, CHOOSE_TITLE, start.parent if start else None)
+        near = start.parent if start else (self.project_path.parent if self.project_path else None)
+        folder = file_dialogs.choose_folder(parent, CHOOSE_TITLE, near)
         return self.load(folder) if folder else None
 
     def offer_choice(self, parent: QWidget | None) -> QMessageBox:
