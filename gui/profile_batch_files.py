@@ -20,6 +20,15 @@ FIRST_PROBLEMS = 5  # problem lines shown in the message itself; the rest sit un
 NEXT_STEP = ("Send the file to the OpenAI Batch API (python main.py batch submit FILE) or to vLLM "
              "(python -m vllm.entrypoints.openai.run_batch -i FILE -o RESULTS --model MODEL), then choose "
              "Batch file → Import batch results… with the results file.")
+# What Cancel does to a batch-file job (while cancelling, once cancelled): writing a file rolls the project back
+# and removes the file; an import commits its lines in chunks, so the lines stored before the cancel are kept.
+FILE_CANCEL_NOTES = {
+    "written": ("Cancelling: the project is left as it was…",
+                "Cancelled; the project and the files are as they were."),
+    "imported": ("Cancelling: the lines imported so far are kept…",
+                 "Cancelled; the lines imported so far are kept (each whole). "
+                 "Import the file again to store the rest."),
+}
 # (report attribute, how the message names it), in the order the message lists them
 IMPORT_COUNTS = (("already", "already stored"), ("duplicates", "duplicate(s)"), ("errors", "error(s)"),
                  ("unknown", "unknown"), ("stale", "stale (project changed)"), ("broken", "broken line(s)"),

@@ -19,15 +19,15 @@ from pathlib import Path
 from typing import Any, Callable
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QDialogButtonBox, QHBoxLayout,
-                               QHeaderView, QLabel, QLineEdit, QMenu, QMessageBox, QPlainTextEdit, QProgressBar,
-                               QPushButton, QTableView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMenu,
+                               QMessageBox, QProgressBar, QPushButton, QTableView, QVBoxLayout, QWidget)
 
 from gui import file_dialogs
 from gui import profile_backend as backend
 from gui.error_dialog import error_box
 from gui.operations import Operation, OperationRunner, replace
-from gui.profile_batch_files import Summary, report_box, summarise_import, summarise_write
+from gui.profile_batch_files import FILE_CANCEL_NOTES, Summary, report_box, summarise_import, summarise_write
+from gui.profile_bibtex import BibtexDialog
 from gui.profile_model import ProfileFilterModel, ProfileTableModel
 from gui.references import ReferenceSource
 from gui.settings import AppSettings
@@ -36,15 +36,6 @@ CONFIRM_ABOVE_USD = 1.0
 BUILTIN_SETS = (("paper", "The paper's four (81A, 49A, GB107, polar questions)"), ("grambank", "All of Grambank"),
                 ("wals", "All of WALS"))
 STATUS_FILTERS = ("", "predicted", "accepted", "overridden", "not enough information", "no value", "evidence only")
-# What Cancel does to a batch-file job (while cancelling, once cancelled): writing a file rolls the project back
-# and removes the file; an import commits its lines in chunks, so the lines stored before the cancel are kept.
-FILE_CANCEL_NOTES = {
-    "written": ("Cancelling: the project is left as it was…",
-                "Cancelled; the project and the files are as they were."),
-    "imported": ("Cancelling: the lines imported so far are kept…",
-                 "Cancelled; the lines imported so far are kept (each whole). "
-                 "Import the file again to store the rest."),
-}
 
 
 class ProfileView(QWidget):
@@ -485,7 +476,7 @@ class ProfileView(QWidget):
                 .failure(lambda exc: self.summary_label.setText(f"Export failed: {getattr(exc, 'message', exc)}"))
                 .with_progress(f"Exporting {fmt.upper()}").run_in_background())
 
-    def edit_bibtex(self) -> "BibtexDialog | None":
+    def edit_bibtex(self) -> BibtexDialog | None:
         if self.project_path is None:
             return None
         self.bibtex_dialog = BibtexDialog(self.runner, self.project_path, self)
@@ -496,46 +487,3 @@ class ProfileView(QWidget):
         if index.isValid():
             entry = self.model.entry(self.proxy.mapToSource(index).row())
             self.featureActivated.emit(entry.parent_id)
-
-
-class BibtexDialog(QDialog):
-    """Edits the grammar's BibTeX entry; reading and saving it run in the background."""
-
-    loaded = Signal()
-    saveFailed = Signal(str)
-
-    def __init__(self, runner: OperationRunner, project_path: Path, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.runner, self.project_path = runner, project_path
-        self.setWindowTitle("The grammar's BibTeX entry")
-        layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("Exports cite the grammar as key[pages]. Edit the entry if the PDF's metadata was "
-                                "wrong."))
-        self.editor = QPlainTextEdit("")
-        self.editor.setPlaceholderText("Reading the entry…")
-        self.editor.setEnabled(False)
-        layout.addWidget(self.editor)
-        self.error = QLabel("")
-        layout.addWidget(self.error)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.accepted.connect(self.save)
-        self.buttons.rejected.connect(self.reject)
-        layout.addWidget(self.buttons)
-        self.resize(620, 320)
-        (Operation(runner, lambda progress: backend.get_bibtex(project_path))
-         .success(self._loaded).failure(lambda exc: self._failed(exc)).run_in_background())
-
-    def _loaded(self, text: str) -> None:
-        self.editor.setPlainText(text)
-        self.editor.setEnabled(True)
-        self.loaded.emit()
-
-    def _failed(self, exc: BaseException) -> None:
-        message = getattr(exc, "message", str(exc))
-        self.error.setText(message)
-        self.saveFailed.emit(message)
-
-    def save(self) -> None:
-        text, path = self.editor.toPlainText(), self.project_path
-        (Operation(self.runner, lambda progress: backend.set_bibtex(path, text))
-         .success(lambda _entry: self.accept()).failure(self._failed).run_in_background())
