@@ -12,7 +12,7 @@ from typing import Any
 
 from core.progress import Progress
 from core.store import open_project
-from gui.settings import AppSettings, get_api_key
+from gui.settings import AppSettings, get_api_key, llm_configured
 
 MODE_LLM, MODE_RETRIEVAL = "llm", "retrieval"
 
@@ -38,8 +38,17 @@ def batch_settings(settings: AppSettings, mode: str) -> Any:
                          concurrency=max(1, int(llm.max_concurrency)), api_key=get_api_key(settings) or None)
 
 
-def preview(project_path: Path, feature_set: str, settings: AppSettings, mode: str) -> tuple[list[str], Any]:
-    """(features still to run, estimate) for a batch, without creating a job."""
+@dataclass
+class Preview:
+    """A batch before it starts: the features still to run, the estimate, and whether a model can be asked."""
+
+    pending: list[str]
+    estimate: Any  # core.profile.Estimate
+    model_ready: bool  # a local server URL, or a key for the hosted API (looked up here, off the UI thread)
+
+
+def preview(project_path: Path, feature_set: str, settings: AppSettings, mode: str) -> Preview:
+    """What a batch would run and cost, without creating a job."""
     from core.profile import estimate, find_job, resolve_feature_set
 
     batch = batch_settings(settings, mode)
@@ -47,7 +56,8 @@ def preview(project_path: Path, feature_set: str, settings: AppSettings, mode: s
         ids = resolve_feature_set(project, feature_set)
         job = find_job(project, ids, batch)
         pending = job.pending if job is not None else ids
-        return pending, estimate(project, pending, batch)
+        guess = estimate(project, pending, batch)
+    return Preview(pending, guess, llm_configured(settings))
 
 
 def run_batch(project_path: Path, feature_set: str, settings: AppSettings, mode: str, progress: Progress) -> Any:

@@ -7,11 +7,14 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QColor
 
+from gui.profile_summary import statuses_of
+
 COLUMNS = ("Feature", "Name", "Value", "Status", "Pages", "Database", "Agreement")
 FEATURE, NAME, VALUE, STATUS, PAGES, DATABASE, AGREEMENT = range(len(COLUMNS))
 _AGREEMENT_COLOURS = {"agree": QColor("#d8efd8"), "disagree": QColor("#f6d5d5")}
-_STATUS_COLOURS = {"accepted": QColor("#1f6f2a"), "overridden": QColor("#8a4b00"),
-                   "not enough information": QColor("#666666"), "no value": QColor("#a01010")}
+_STATUS_COLOURS = {"coded": QColor("#1f4f8a"), "accepted": QColor("#1f6f2a"), "overridden": QColor("#8a4b00"),
+                   "unknown": QColor("#6a3d8a"), "not enough information": QColor("#666666"),
+                   "no value": QColor("#a01010")}
 
 
 class ProfileTableModel(QAbstractTableModel):
@@ -92,12 +95,17 @@ class ProfileTableModel(QAbstractTableModel):
 
 
 class ProfileFilterModel(QSortFilterProxyModel):
-    """Filters by free text (feature id, name, value) and by status; sorts by the SortRole."""
+    """Filters by free text (feature id, name, value) and by a status filter key; sorts by the SortRole.
+
+    A key is a status of core's or a group of them (:func:`gui.profile_summary.statuses_of`:
+    "uncoded" is every status the coder has not decided).
+    """
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.text = ""
         self.status = ""
+        self.statuses: frozenset[str] = frozenset()
         self.setSortRole(ProfileTableModel.SortRole)
 
     def _changed(self, apply) -> None:
@@ -114,12 +122,15 @@ class ProfileFilterModel(QSortFilterProxyModel):
         self._changed(lambda: setattr(self, "text", text.strip().casefold()))
 
     def set_status(self, status: str) -> None:
-        self._changed(lambda: setattr(self, "status", status))
+        def apply() -> None:
+            self.status, self.statuses = status or "", statuses_of(status or "")
+
+        self._changed(apply)
 
     def filterAcceptsRow(self, row: int, parent: QModelIndex) -> bool:  # noqa: N802
         model = self.sourceModel()
         e = model.entry(row)
-        if self.status and e.status != self.status:
+        if self.statuses and e.status not in self.statuses:
             return False
         if self.text:
             hay = " ".join((e.feature_id, e.name, e.label or "", e.status)).casefold()

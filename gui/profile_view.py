@@ -7,10 +7,11 @@ above :data:`CONFIRM_ABOVE_USD` asks first.  Double-clicking a row opens the fea
 window with its evidence.  The window builds the view and listens to its signals; the view never
 touches the window.  Every read of the project (the profile, the estimate, the BibTeX entry) runs
 in an :class:`gui.operations.Operation`, so a batch writing to the project never makes the dock
-wait on the UI thread.  Batch file → Export writes the set's unanswered prompts as a JSONL file for
-the OpenAI Batch API or vLLM ``run_batch``, and Import stores the answers they wrote
-(:mod:`core.llm.batch_files`), in the background with the same progress bar and Cancel;
-:mod:`gui.profile_batch_files` words the report.
+wait on the UI thread.  The status filter lists core's statuses with their counts, and the estimate
+quotes a price only for a hosted model that is set up (:mod:`gui.profile_summary` words both).
+Batch file → Export writes the set's unanswered prompts as a JSONL file for the OpenAI Batch API
+or vLLM ``run_batch``, and Import stores the answers they wrote (:mod:`core.llm.batch_files`), in
+the background with the same progress bar and Cancel; :mod:`gui.profile_batch_files` words the report.
 """
 
 from __future__ import annotations
@@ -29,13 +30,13 @@ from gui.operations import Operation, OperationRunner, replace
 from gui.profile_batch_files import FILE_CANCEL_NOTES, Summary, report_box, summarise_import, summarise_write
 from gui.profile_bibtex import BibtexDialog
 from gui.profile_model import ProfileFilterModel, ProfileTableModel
+from gui.profile_summary import NO_MODEL, estimate_text, status_choices, summary_line
 from gui.references import ReferenceSource
-from gui.settings import AppSettings
+from gui.settings import AppSettings, llm_configured
 
 CONFIRM_ABOVE_USD = 1.0
 BUILTIN_SETS = (("paper", "The paper's four (81A, 49A, GB107, polar questions)"), ("grambank", "All of Grambank"),
                 ("wals", "All of WALS"))
-STATUS_FILTERS = ("", "predicted", "accepted", "overridden", "not enough information", "no value", "evidence only")
 
 
 class ProfileView(QWidget):
@@ -126,8 +127,11 @@ class ProfileView(QWidget):
         self.filter_edit.setPlaceholderText("Filter by feature, name or value")
         self.filter_edit.setClearButtonEnabled(True)
         self.status_combo = QComboBox()
-        for status in STATUS_FILTERS:
-            self.status_combo.addItem(status or "All statuses", status)
+        self.status_combo.setAccessibleName("Status")
+        self.status_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        for choice in status_choices([]):
+            self.status_combo.addItem(choice.label, choice.key)
+            self.status_combo.setItemData(self.status_combo.count() - 1, choice.tooltip, Qt.ItemDataRole.ToolTipRole)
         self.reference_button = QPushButton("Compare with CLDF…")
         self.reference_button.setToolTip("Choose a WALS or Grambank CLDF folder (or their parent)")
         self.reference_button.clicked.connect(self.choose_reference_folder)
@@ -228,16 +232,22 @@ class ProfileView(QWidget):
             self.table.resizeColumnToContents(col)
             self.table.setColumnWidth(col, min(self.table.columnWidth(col), 260))
         self._fill_sets(snap.lists)
-        counts: dict[str, int] = {}
-        for e in snap.entries:
-            counts[e.status] = counts.get(e.status, 0) + 1
-        parts = [f"{len(snap.entries)} values"] + [f"{n} {s}" for s, n in sorted(counts.items())]
-        if snap.agreement is not None:
-            rate = f"{snap.agreement.rate:.0%}" if snap.agreement.rate is not None else "n/a"
-            parts.append(f"agreement with the databases: {snap.agreement.agreed}/{snap.agreement.compared} ({rate})")
-        self.summary_label.setText(" · ".join(parts))
+        self._count_statuses([e.status for e in snap.entries])
+        self.summary_label.setText(summary_line(snap.entries, snap.agreement))
         self.update_estimate()
         self.refreshed.emit()
+
+    def _count_statuses(self, statuses: list[str]) -> None:
+        """Each line of the status filter says how many rows it shows ("coded (12)"); the choice stays."""
+        for choice in status_choices(statuses):
+            row = self.status_combo.findData(choice.key)
+            if row >= 0:
+                self.status_combo.setItemText(row, choice.label)
+
+    def settings_changed(self) -> None:
+        """A key, a server or a model was set: the estimate (and whether it has a price) is made anew."""
+        self._estimate_key = None
+        self.update_estimate()
 
     def update_estimate(self) -> Operation | None:
         """Estimate the chosen batch in the background (features left, tokens, cost); ``estimateShown`` follows."""
@@ -245,17 +255,14 @@ class ProfileView(QWidget):
             return None
         path, feature_set, settings, mode = self.project_path, self.feature_set(), self.settings(), self.mode()
 
-        def shown(result: tuple[list[str], Any]) -> None:
+        def shown(result: backend.Preview) -> None:
             if (feature_set, mode) != (self.feature_set(), self.mode()):
                 return  # the person chose another set meanwhile; its own estimate follows
-            pending, guess = result
-            self.pending, self.estimated, self._estimate_key = pending, guess, (feature_set, mode)
+            self.pending, self.estimated, self._estimate_key = result.pending, result.estimate, (feature_set, mode)
             start, self._start_when_estimated = self._start_when_estimated, False
-            if mode == backend.MODE_RETRIEVAL:
-                self.estimate_label.setText(f"{self._note}{len(pending)} feature(s) to retrieve; no model is asked.")
-            else:
-                self.estimate_label.setText(self._note + ("Before starting: " if not self._note else "")
-                                            + guess.describe())
+            self.estimate_label.setText(estimate_text(result.estimate, len(result.pending), note=self._note,
+                                                      retrieval_only=mode == backend.MODE_RETRIEVAL,
+                                                      model_ready=result.model_ready))
             self.estimateShown.emit()
             if start and (feature_set, mode) == (self.feature_set(), self.mode()):
                 self.start_batch()
@@ -286,6 +293,9 @@ class ProfileView(QWidget):
             self._start_when_estimated = self.update_estimate() is not None
             return None
         guess = self.estimated
+        if self.mode() == backend.MODE_LLM and not llm_configured(self.settings()):
+            self.estimate_label.setText(NO_MODEL)  # nothing could be asked: say how to set a model up instead
+            return None
         if (self.mode() == backend.MODE_LLM and guess is not None and not guess.local and guess.features
                 and (guess.cost_usd is None or guess.cost_usd > CONFIRM_ABOVE_USD)):
             answer = QMessageBox.question(self, "Start the batch?", f"This batch will cost {guess.describe()}.")
