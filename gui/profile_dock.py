@@ -1,24 +1,32 @@
 """The profile dock: where the :class:`gui.profile_view.ProfileView` sits in the window, and how big it opens.
 
-Why a module: a dock added with no size gets its widget's minimum height, which at 1280×800 left
-the profile table about two rows.  The first time, the dock opens at the bottom over half the
-window's height when the panels above leave that much room; when they do not (a short screen, the
-offline banner shown), it opens floating beside the window at a size where the table is usable.
-It can be moved, floated or docked again (double-click its title) or closed, and the window's
-saved state brings back whatever the linguist made of it.
+Why a module: a dock added with no size gets its widget's minimum height, and a dock at the bottom
+takes its height from every panel above it.  At 1280×800 that left the evidence list about 1.5
+rows (and the profile table two).  So the first time, the dock opens at the bottom only when the
+window is tall enough for the panels above to keep the height they ask for (their size hint) and
+the dock still gets :data:`MIN_HEIGHT`; otherwise it opens floating over the left of the window
+(the feature list and the page), leaving the value, coding and evidence column to the right as it
+was, so a double-clicked row shows its evidence beside the profile.  It can be moved, floated or
+docked again (double-click its title) or closed, and the window's saved state brings back whatever
+the linguist made of it.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRect, QSettings, QSize, Qt
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QToolBar
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QStyle, QToolBar
 
 from gui.profile_view import ProfileView
 
-SHARE_OF_HEIGHT = 0.5  # of the window, the first time the dock opens
+SHARE_OF_HEIGHT = 0.5  # of the window, the first time the dock opens at the bottom
 MIN_HEIGHT = 300  # the two rows of controls, the table header and ~8 rows
-PLACED_KEY = "window/profileDockPlaced"
-FLOATING_SIZE = QSize(1100, 560)  # about 20 rows of the table
+# "…Placed2": the first default (at the bottom whenever the panels kept their *minimum*) left the evidence list
+# 1.5 rows at 1280×800, and the saved state kept it there; a new key places the dock once more by today's rule.
+PLACED_KEY = "window/profileDockPlaced2"
+FLOATING_SIZE = QSize(1100, 560)  # at most: about 20 rows of the table
+FLOATING_MIN_WIDTH = 560  # the seven columns, the names elided
+FLOATING_SHARE_OF_WIDTH = 0.55  # of the window: the feature list and the page, not the column to their right
+FLOATING_SHARE_OF_HEIGHT = 0.6  # of the window, with the table's ~12 rows at 1280×800
 
 
 def dock_profile(window: QMainWindow, view: ProfileView, store: QSettings) -> QDockWidget:
@@ -39,21 +47,33 @@ def dock_profile(window: QMainWindow, view: ProfileView, store: QSettings) -> QD
         dock.show()
         return dock
     store.setValue(PLACED_KEY, "1")
-    dock.show()
-    wanted = max(MIN_HEIGHT, int(window.height() * SHARE_OF_HEIGHT))
-    if room_below(window) >= MIN_HEIGHT:
-        window.resizeDocks([dock], [min(wanted, room_below(window))], Qt.Orientation.Vertical)
+    room = room_below(window)
+    if room >= MIN_HEIGHT:
+        dock.show()
+        wanted = max(MIN_HEIGHT, int(window.height() * SHARE_OF_HEIGHT))
+        window.resizeDocks([dock], [min(wanted, room)], Qt.Orientation.Vertical)
     else:
         dock.setFloating(True)
-        size = QSize(min(FLOATING_SIZE.width(), window.width()), FLOATING_SIZE.height())
-        centre = window.frameGeometry().center()
-        dock.setGeometry(QRect(QPoint(centre.x() - size.width() // 2, centre.y() - size.height() // 3), size))
+        dock.setGeometry(floating_geometry(window))
+        dock.show()
     return dock
 
 
 def room_below(window: QMainWindow) -> int:
-    """Height a bottom dock may take before the panels above it reach their minimum sizes."""
+    """Height a bottom dock may take while the panels above keep the height they ask for (their size hint).
+
+    Not their minimum: at their minimum the evidence list shows one or two rows.
+    """
     chrome = window.menuBar().height() + window.statusBar().height()
     chrome += sum(bar.height() for bar in window.findChildren(QToolBar) if bar.isVisible() and bar.parent() is window)
+    chrome += window.style().pixelMetric(QStyle.PixelMetric.PM_DockWidgetSeparatorExtent, None, window)
     central = window.centralWidget()
-    return window.height() - chrome - (central.minimumSizeHint().height() if central is not None else 0)
+    return window.height() - chrome - (central.sizeHint().height() if central is not None else 0)
+
+
+def floating_geometry(window: QMainWindow) -> QRect:
+    """Where the floating dock opens: over the left of the window, down to its status bar, in screen coordinates."""
+    width = min(FLOATING_SIZE.width(), max(FLOATING_MIN_WIDTH, int(window.width() * FLOATING_SHARE_OF_WIDTH)))
+    height = min(FLOATING_SIZE.height(), max(MIN_HEIGHT, int(window.height() * FLOATING_SHARE_OF_HEIGHT)))
+    bottom_left = window.mapToGlobal(QPoint(0, window.height() - window.statusBar().height()))
+    return QRect(QPoint(bottom_left.x(), bottom_left.y() - height), QSize(width, height))

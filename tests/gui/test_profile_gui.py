@@ -37,6 +37,7 @@ def test_batch_cancel_resume_agreement_and_screenshot(qtbot, main_window, real_g
     window.apply_settings(AppSettings.local_server(canned_answers.url, reviewer="Test Reviewer", timeout_s=10.0))
     assert window.open_project(real_grammar_project)
     view = window.show_profile_view()
+    window.profile_dock.setFloating(False)  # docked below, as a person does by double-clicking its title
     window.resizeDocks([window.profile_dock], [470], Qt.Orientation.Vertical)
     assert window.profile_dock.isVisible() and view.project_path == real_grammar_project
     with qtbot.waitSignal(view.estimateShown, timeout=WAIT_MS):
