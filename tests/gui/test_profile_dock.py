@@ -110,3 +110,24 @@ def test_where_the_person_put_it_is_kept(qtbot, main_window, demo_project, gui_s
     _open_dock(qtbot, again)
     assert again.profile_dock.isVisible() and not again.profile_dock.isFloating()
     again.close()
+
+
+def test_coding_in_the_window_recounts_the_docks_status_filter(qtbot, main_window, demo_project) -> None:
+    """A value set in the coding panel reaches the dock: "coded (1)", then 'unknown "?" (1)'."""
+    window = main_window
+    window.resize(1280, 800)
+    _open_feature(qtbot, window, demo_project)
+    view = _open_dock(qtbot, window)
+    with qtbot.waitSignal(view.refreshed, timeout=WAIT_MS):
+        assert window.coding.set_value("SOV")
+    with qtbot.waitSignal(window.retrievalFinished, timeout=WAIT_MS):
+        window.select_feature("GB107")
+    with qtbot.waitSignal(view.refreshed, timeout=WAIT_MS):
+        assert window.coding.set_value("?")
+    combo = view.status_combo
+    assert combo.itemText(combo.findData("coded")) == "coded (1)"
+    assert combo.itemText(combo.findData("unknown")) == 'unknown "?" (1)'
+    combo.setCurrentIndex(combo.findData("coded"))
+    assert view.proxy.rowCount() == 1 and view.proxy.index(0, 0).data() == "81A"
+    qtbot.wait(50)
+    assert window.profile_dock.grab().save("/tmp/grammarlens-profile-dock-coded.png")
