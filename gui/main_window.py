@@ -111,7 +111,7 @@ class MainWindow(QMainWindow):
         self.right_splitter = named_splitter("rightSplitter", Qt.Orientation.Vertical,
                                         ((self.value_panel, 2), (self.coding_panel, 2), (self.evidence_panel, 3)))
         self.right_splitter.setMinimumWidth(260)
-        self.right_splitter.setSizes([150, 230, 320])
+        self.right_splitter.setSizes([120, 210, 370])
         self.main_splitter = named_splitter("mainSplitter", Qt.Orientation.Horizontal,
                                        ((self.features_panel, 1), (self.pdf_view, 3), (self.right_splitter, 2)))
         self.main_splitter.setSizes([210, 500, 570])  # the evidence snippets need the room (1280 x 800)
@@ -359,10 +359,9 @@ class MainWindow(QMainWindow):
         return self.last_message_box
 
     def open_settings(self) -> SettingsDialog:
-        dialog = SettingsDialog(self.settings, self.runner, self)
+        self.settings_dialog = dialog = SettingsDialog(self.settings, self.runner, self)
         dialog.accepted.connect(lambda: self.apply_settings(dialog.result_settings()))
         dialog.open()
-        self.settings_dialog = dialog
         return dialog
 
     def apply_settings(self, settings: AppSettings) -> None:
@@ -371,6 +370,7 @@ class MainWindow(QMainWindow):
         self.settings = settings
         save_settings(settings, self.store)
         self._update_offline_banner()
+        self.profile_view is None or self.profile_view.settings_changed()  # its cost follows a key just added
         if retrieval_changed and self.state.feature is not None and self.state.classification is None:
             self.features.retrieve()
 

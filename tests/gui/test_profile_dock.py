@@ -69,8 +69,6 @@ def test_at_1280x800_the_dock_takes_no_row_from_the_evidence_list(qtbot, main_wi
         _screenshot(window, SCREENSHOT)
 
 
-@pytest.mark.xfail(strict=True, reason="at 1280×800 the window's right splitter (gui/main_window.py, setSizes "
-                   "[150, 230, 320]) gives the evidence list 7 rows even without the dock; [120, 210, 370] gives 8.3")
 def test_at_1280x800_the_evidence_list_keeps_eight_rows_with_the_dock_open(qtbot, main_window, demo_project) -> None:
     window = main_window
     window.resize(1280, 800)
