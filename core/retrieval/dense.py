@@ -7,6 +7,7 @@ per (model, device) for the life of the process, because loading is the slow par
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import sys
@@ -118,17 +119,49 @@ class LoadedModel:
     model: Any
 
     def encode(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
-        """Unit-length float32 embeddings (bi-encoders only)."""
-        vectors = self.model.encode(
-            list(texts), batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True,
-            show_progress_bar=False,
-        )
+        """Unit-length float32 embeddings (bi-encoders only).
+
+        On a CPU with native bfloat16 (AVX512-BF16, AMX) the matrix products run in bfloat16: 2.5-3x
+        faster for MiniLM on two cores (35 -> 98 paragraphs/s), and the vectors agree with float32 ones
+        to a cosine of 0.9999 or better, so vectors of either kind mix in the project's cache.
+        """
+        with _fast_matmuls(self.device):
+            vectors = self.model.encode(
+                list(texts), batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True,
+                show_progress_bar=False,
+            )
         return np.asarray(vectors, dtype=np.float32)
 
     def cross_scores(self, query: str, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
         """Relevance of each text to ``query`` (cross-encoders only)."""
         pairs = [(query, t) for t in texts]
         return np.asarray(self.model.predict(pairs, batch_size=batch_size, show_progress_bar=False), dtype=np.float64)
+
+
+def cpu_bfloat16() -> bool:
+    """True when this CPU multiplies bfloat16 natively (oneDNN says so); ``GRAMMARLENS_BF16=0`` turns it off."""
+    global _BF16
+    if _BF16 is None:
+        try:
+            import torch
+
+            _BF16 = (os.environ.get("GRAMMARLENS_BF16", "1") != "0"
+                     and bool(torch.ops.mkldnn._is_mkldnn_bf16_supported()))
+        except Exception:  # noqa: BLE001 - an older or trimmed torch: stay in float32
+            _BF16 = False
+    return _BF16
+
+
+_BF16: bool | None = None
+
+
+def _fast_matmuls(device: str) -> Any:
+    """bfloat16 autocast for a CPU model on a CPU that has it; otherwise nothing changes."""
+    if device == "cpu" and cpu_bfloat16():
+        import torch
+
+        return torch.autocast("cpu", dtype=torch.bfloat16)
+    return contextlib.nullcontext()
 
 
 _PROCESS_MODE = False
@@ -139,6 +172,11 @@ def use_model_process(enabled: bool = True) -> None:
     """Serve models from a child process from now on (the desktop app does; see model_process)."""
     global _PROCESS_MODE
     _PROCESS_MODE = enabled
+
+
+def model_process_enabled() -> bool:
+    """Whether models are served from a child process (see :func:`use_model_process`)."""
+    return _PROCESS_MODE
 
 
 def load_model(name: str, *, kind: str = "auto", device: str = "auto") -> LoadedModel:
@@ -158,6 +196,10 @@ def load_model(name: str, *, kind: str = "auto", device: str = "auto") -> Loaded
     with _LOCK:
         if key in _MODELS:
             return _MODELS[key]
+        # oneDNN keeps the primitives of every input shape it ran (bfloat16 matmuls go through it): over a
+        # book's batches of ever-different shapes that grew the process by 1 GB.  Without the cache a query
+        # costs 16 ms instead of 6 and a book's embedding takes as long; read when torch starts.
+        os.environ.setdefault("ONEDNN_PRIMITIVE_CACHE_CAPACITY", "0")
         import sentence_transformers as st  # lazy: ~10 s
 
         _quiet_progress_bars()
@@ -191,15 +233,72 @@ def _load_error(name: str, device: str, exc: Exception) -> ModelError:
     )
 
 
-def _model_in_process(resolved: str, kind: str, device: str) -> Any:
+def _model_in_process(resolved: str, kind: str, device: str, *, wait: bool = True) -> Any:
     from core.retrieval.model_process import ModelProcess
 
     key = (resolved, kind, device)
     with _LOCK:
         served = _PROCESSES.get(key)
         if served is None or not served.alive:
-            served = _PROCESSES[key] = ModelProcess(resolved, kind, device)
-        return served
+            served = _PROCESSES[key] = ModelProcess(resolved, kind, device, wait=False)
+    if wait:
+        try:
+            served.wait_ready()
+        except ModelError:
+            with _LOCK:
+                if _PROCESSES.get(key) is served:
+                    del _PROCESSES[key]  # the next call starts a new child
+            raise
+    return served
+
+
+def model_kind(name: str, kind: str = "auto") -> str:
+    """``"bi"`` or ``"cross"`` for the model ``name`` without loading it (a local folder is looked at)."""
+    return ("cross" if _is_cross_encoder(resolve_model(name)) else "bi") if kind == "auto" else kind
+
+
+def start_model(name: str, *, kind: str = "auto", device: str = "auto") -> None:
+    """Begin loading ``name`` now so that it is ready when a retrieval needs it.
+
+    In process mode this starts the child and returns at once (the child imports torch and loads
+    the model while the app goes on); in-process it loads the model here, which takes seconds, so
+    call it from a worker.  Never raises: a model that cannot load says so when it is used.
+    """
+    if not reranker_installed():
+        return
+    try:
+        if _PROCESS_MODE:
+            _model_in_process(resolve_model(name), model_kind(name, kind), device, wait=False)
+        else:
+            load_model(name, kind=kind, device=device)
+    except Exception:  # noqa: BLE001 - reported by the retrieval that needs the model
+        pass
+
+
+def model_loading(name: str, *, kind: str = "auto", device: str = "auto") -> bool:
+    """True while ``name`` is being loaded in its child process (process mode); never waits."""
+    if not _PROCESS_MODE:
+        return False
+    served = _PROCESSES.get((resolve_model(name), model_kind(name, kind), device))
+    return served is not None and served.alive and not served.ready
+
+
+def model_ready(name: str, *, kind: str = "auto", device: str = "auto") -> bool:
+    """True when ``name`` is loaded (here or in its child process): using it now costs no load.
+
+    Never loads, imports torch or waits.
+    """
+    resolved, kind = resolve_model(name), model_kind(name, kind)
+    if _PROCESS_MODE:
+        served = _PROCESSES.get((resolved, kind, device))
+        return served is not None and served.ready
+    if "torch" not in sys.modules:
+        return False
+    try:
+        chosen = pick_device(device)
+    except Exception:  # noqa: BLE001
+        return False
+    return (resolved, kind, chosen) in _MODELS
 
 
 def _quiet_progress_bars() -> None:

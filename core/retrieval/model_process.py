@@ -29,9 +29,14 @@ _LIVE: list["ModelProcess"] = []
 
 
 class ModelProcess:
-    """A model served by a child process; same interface as ``LoadedModel``."""
+    """A model served by a child process; same interface as ``LoadedModel``.
 
-    def __init__(self, name: str, kind: str, device: str) -> None:
+    With ``wait=False`` the constructor only starts the child: :attr:`ready` says (without waiting)
+    whether the model has loaded, and the first call waits for it.  That is how the app loads the
+    model while it starts, without holding a worker thread for the seconds a load takes.
+    """
+
+    def __init__(self, name: str, kind: str, device: str, *, wait: bool = True) -> None:
         context = multiprocessing.get_context("spawn")
         self._conn, child = context.Pipe()
         self._lock = threading.Lock()
@@ -40,13 +45,12 @@ class ModelProcess:
         )
         self._process.start()
         child.close()
-        self.name = name
-        status, *rest = self._receive(LOAD_TIMEOUT_S)
-        if status != "ready":
-            self.close()
-            raise _model_error(rest)
-        self.kind, self.device = rest
+        self.name, self.kind, self.device = name, kind, device
+        self._ready = False
+        self._failure: tuple | None = None  # (message, hint) when the model did not load
         _LIVE.append(self)
+        if wait:
+            self.wait_ready()
 
     def encode(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
         return self._call("encode", list(texts), batch_size)
@@ -56,7 +60,45 @@ class ModelProcess:
 
     @property
     def alive(self) -> bool:
-        return self._process.is_alive()
+        return self._failure is None and self._process.is_alive()
+
+    @property
+    def ready(self) -> bool:
+        """True once the model has loaded; never waits (false while another thread talks to the child)."""
+        if self._ready:
+            return True
+        if not self._lock.acquire(blocking=False):
+            return False
+        try:
+            return self._await_ready(0.0)
+        finally:
+            self._lock.release()
+
+    def wait_ready(self, timeout: float = LOAD_TIMEOUT_S) -> None:
+        """Wait until the model has loaded; raise its ModelError when it could not."""
+        with self._lock:
+            self._await_ready(timeout)
+        if self._failure is not None:
+            raise _model_error(self._failure)
+
+    def _await_ready(self, timeout: float) -> bool:
+        """With the lock held: read the child's first message if it has come within ``timeout``."""
+        if self._ready or self._failure is not None:
+            return self._ready
+        if timeout <= 0:
+            try:
+                if not self._conn.poll(0):
+                    return False
+            except (OSError, EOFError):
+                pass  # _receive says what happened
+        status, *rest = self._receive(timeout)
+        if status == "ready":
+            self.kind, self.device = rest
+            self._ready = True
+        else:
+            self._failure = tuple(rest)
+            self.close()
+        return self._ready
 
     def close(self) -> None:
         """Stop the child (politely, then firmly)."""
@@ -73,6 +115,7 @@ class ModelProcess:
             _LIVE.remove(self)
 
     def _call(self, method: str, *args: Any) -> Any:
+        self.wait_ready()
         with self._lock:  # one request at a time on the pipe
             try:
                 self._conn.send((method, *args))
