@@ -1,4 +1,4 @@
-"""CLI: ``retrieve``, ``catalog``, ``bench rerank`` and ``bench retrieval``."""
+"""CLI: ``retrieve``, ``embed``, ``catalog``, ``bench rerank`` and ``bench retrieval``."""
 
 from __future__ import annotations
 
@@ -39,6 +39,15 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.add_argument("--no-save", action="store_true", help="do not store the run in the project")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=_retrieve)
+
+    p = commands.add_parser("embed", help="embed every paragraph of a project once, so retrieval never waits "
+                                          "for the model (resumable: run it again after a stop)")
+    p.add_argument("project", type=arg_types.path, help="project file")
+    p.add_argument("--model", type=arg_types.model_name, default=RetrievalSettings.reranker or "none",
+                   help=f"embedding model (hub name or folder; default {RetrievalSettings.reranker or 'none'})")
+    p.add_argument("--device", type=arg_types.device, default="auto", help="auto (CUDA, MPS, CPU), cpu, cuda, mps")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(handler=_embed)
 
     p = commands.add_parser("catalog", help="look up WALS and Grambank features")
     p.add_argument("words", type=arg_types.optional_line, nargs="*", help="feature id or words to search for")
@@ -92,6 +101,27 @@ def _retrieve(args: argparse.Namespace) -> int:
         text = " ".join(p.text.split())
         print(f"{h.rank:>3}. {h.score:7.3f}  #{p.id} p.{p.page_label} (pdf {p.pdf_page}) [{p.kind.value}] {p.section}")
         print(f"       {text[:220]}{'…' if len(text) > 220 else ''}")
+    return 0
+
+
+def _embed(args: argparse.Namespace) -> int:
+    from core.retrieval.book_embeddings import embed_book, needs_book_embeddings
+
+    model = None if str(args.model).lower() == "none" else args.model
+    settings = RetrievalSettings(reranker=model, device=args.device)
+    if not needs_book_embeddings(settings):
+        raise GrammarLensError("This model stores no paragraph vectors (none, or a cross-encoder).",
+                               "Give a bi-encoder such as all-MiniLM-L6-v2 with --model.")
+    with open_project(args.project) as project:
+        run = embed_book(project, settings, stderr_progress("embed"))
+    rate = run.embedded / run.seconds if run.seconds > 0 else 0.0
+    if args.json:
+        print(json.dumps({"model": run.model, "embedded": run.embedded, "already": run.total - run.embedded,
+                          "total": run.total, "seconds": round(run.seconds, 2),
+                          "paragraphs_per_s": round(rate, 1), "batches": run.batches}))
+        return 0
+    print(f"{run.model}: embedded {run.embedded:,} paragraph(s) in {run.seconds:.1f} s ({rate:.0f}/s, "
+          f"{run.batches} batches); {run.total - run.embedded:,} already had vectors; {run.total:,} in all")
     return 0
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from core.models import Paragraph
 from core.store.database import ProjectDatabase
-from core.store.embeddings import get_embeddings, put_embeddings
+from core.store.embeddings import embedded_hashes_of, get_embeddings, put_embeddings
 
 
 def text_hash(text: str) -> str:
@@ -24,6 +24,12 @@ def text_hash(text: str) -> str:
 def embedding_text(paragraph: Paragraph) -> str:
     """What gets embedded: the section path gives the model the paragraph's context."""
     return f"{paragraph.section}\n{paragraph.text}" if paragraph.section else paragraph.text
+
+
+def missing_embeddings(project: ProjectDatabase, paragraphs: Sequence[Paragraph], model_key: str) -> list[int]:
+    """Positions in ``paragraphs`` of those without a stored vector of their current text."""
+    found = embedded_hashes_of(project, model_key, [p.id for p in paragraphs])
+    return [i for i, p in enumerate(paragraphs) if found.get(p.id) != text_hash(embedding_text(p))]
 
 
 def cached_embeddings(

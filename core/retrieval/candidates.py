@@ -83,5 +83,8 @@ class PhraseIndexSource:
 
     def __call__(self) -> PhraseIndex:
         if self._built is None:
-            self._built = PhraseIndex(self._texts_of())
+            from core.retrieval.pipeline import collector_paused  # see there: no garbage, only long walks
+
+            with collector_paused():
+                self._built = PhraseIndex(self._texts_of())
         return self._built

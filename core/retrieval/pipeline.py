@@ -8,10 +8,13 @@ the paragraphs at all.
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import gc
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import numpy as np
 
@@ -20,8 +23,8 @@ from core.ingest.entries import parse_entry
 from core.models import Paragraph, ParagraphKind
 from core.progress import Progress
 from core.retrieval.bm25 import BM25Index
-from core.retrieval.cache import cached_embeddings, embedding_text
-from core.retrieval.dense import load_model, model_key
+from core.retrieval.cache import cached_embeddings, embedding_text, missing_embeddings
+from core.retrieval.dense import load_model, model_key, model_kind, model_ready, reranker_installed
 from core.retrieval.candidates import PhraseIndexSource, select_candidates
 from core.retrieval.ranking import rank_candidates
 from core.retrieval.settings import RetrievalSettings
@@ -37,12 +40,18 @@ FURNITURE_KINDS = frozenset({ParagraphKind.TOC, ParagraphKind.INDEX, ParagraphKi
 
 @dataclass(frozen=True)
 class Hit:
-    """One retrieved paragraph: its rank (1-based), final score and every signal behind it."""
+    """One retrieved paragraph: its rank (1-based), final score and every signal behind it.
+
+    ``provisional`` marks a ranking made without the embedding model the settings name (it was not
+    loaded yet, or some candidates had no vector yet): BM25 and vocabulary only, shown first and
+    replaced by the re-ranked order (see :func:`retrieve`'s ``wait_for_model``).
+    """
 
     rank: int
     score: float
     paragraph: Paragraph
     signals: dict[str, float] = field(default_factory=dict, compare=False, hash=False)
+    provisional: bool = field(default=False, compare=False)
 
     def to_json(self) -> dict:
         p = self.paragraph
@@ -82,26 +91,76 @@ class ProjectIndex:
     phrases: PhraseIndexSource | None = None  # vocabulary phrase index, built on first widened query
 
     def __post_init__(self) -> None:
-        if self.phrases is None:
-            self.phrases = PhraseIndexSource(lambda: [vocabulary_text(p) for p in self.paragraphs])
+        if self.phrases is None:  # no reference back to self: a dropped index is freed at once, without the collector
+            self.phrases = PhraseIndexSource(functools.partial(_vocabulary_texts, self.paragraphs))
+
+
+def _vocabulary_texts(paragraphs: list[Paragraph]) -> list[str]:
+    return [vocabulary_text(p) for p in paragraphs]
 
 
 _INDEXES: dict[str, ProjectIndex] = {}
 _INDEX_LOCK = threading.Lock()
+_BUILD_LOCKS: dict[str, threading.Lock] = {}  # one build per project at a time: a second caller waits for it
 
 
 def project_index(project: ProjectDatabase) -> ProjectIndex:
-    """The (cached) BM25 index of all paragraphs in the project."""
+    """The (cached) BM25 index of all paragraphs in the project.
+
+    Threads that ask for the same project's index at once (the app prepares it while the first
+    feature's retrieval starts) share one build instead of each building it.
+    """
     stamp = paragraphs_stamp(project)
     key = str(project.path)
     with _INDEX_LOCK:
         cached = _INDEXES.get(key)
         if cached is not None and cached.stamp == stamp:
             return cached
-    paragraphs = list_paragraphs(project)
-    built = ProjectIndex(stamp, paragraphs, BM25Index([tokenize(search_text(p)) for p in paragraphs]))
-    with _INDEX_LOCK:
-        _INDEXES[key] = built
+        build_lock = _BUILD_LOCKS.setdefault(key, threading.Lock())
+    with build_lock:
+        with _INDEX_LOCK:
+            cached = _INDEXES.get(key)
+        if cached is not None and cached.stamp == stamp:
+            return cached  # built by the thread this one waited for
+        with collector_paused():
+            paragraphs = list_paragraphs(project)
+            built = ProjectIndex(stamp, paragraphs, BM25Index([tokenize(search_text(p)) for p in paragraphs]))
+        with _INDEX_LOCK:
+            _INDEXES[key] = built
+    return built
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a book's indexes are built.
+
+    The build allocates a few hundred thousand objects that all stay alive (paragraphs, postings,
+    phrases), so the collector's full passes find no garbage, yet each walks the whole heap holding
+    the GIL: on the 770-page grammar they took a third of the build and stalled the window's UI
+    thread for up to 97 ms (16 ms paused).  Process-wide, so paused rather than tuned, and switched
+    back on however the build ends (as core.ingest.pipeline.collector_paused does for an ingest).
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def prepare_indexes(project: ProjectDatabase, progress: Progress | None = None) -> ProjectIndex:
+    """Build what a first retrieval needs in memory (the BM25 and the vocabulary phrase indexes) now.
+
+    The app calls it in the background when a project opens, so the first feature's evidence does
+    not wait for a second of index building.
+    """
+    progress = progress or Progress()
+    progress.step(0, 2, "indexing paragraphs")
+    built = project_index(project)
+    progress.step(1, 2, "indexing vocabulary phrases")
+    built.phrases()
+    progress.step(2, 2, "indexes ready")
     return built
 
 
@@ -119,12 +178,18 @@ def retrieve(
     progress: Progress | None = None,
     *,
     stats: dict | None = None,
+    wait_for_model: bool = True,
 ) -> list[Hit]:
     """The ``settings.final_top`` best paragraphs of the project for ``feature``.
 
     BM25 picks ``settings.bm25_top`` candidates, widened by the feature's vocabulary
     (core.retrieval.candidates); they are re-ranked by ``settings.ranking``.
     ``stats`` (optional) receives timings and how many embeddings had to be computed.
+
+    With ``wait_for_model=False`` the retrieval never loads the embedding model nor embeds a
+    paragraph: when the model is not loaded yet or a candidate has no stored vector, the hits are
+    ranked by BM25 and vocabulary alone and come back ``provisional`` (the app shows them at once and
+    asks again with the model); otherwise they are the same as with ``wait_for_model=True``.
     """
     progress = progress or Progress()
     timings: dict = {} if stats is None else stats
@@ -147,6 +212,11 @@ def retrieve(
     start = time.perf_counter()
     embeddings = None
     timings["embedded"] = 0
+    provisional = False
+    if settings.reranker and settings.ranking != "bm25" and not wait_for_model \
+            and not _rerank_ready(project, candidates, settings):
+        provisional, settings = True, settings.with_(reranker=None)
+    timings["provisional"] = provisional
     if settings.reranker and settings.ranking != "bm25":
         model = load_model(settings.reranker, kind=settings.reranker_kind, device=settings.device)
         timings["load_s"] = time.perf_counter() - start
@@ -162,9 +232,21 @@ def retrieve(
     timings["rerank_s"] = time.perf_counter() - start
     progress.step(3, 3, "done")
     return [
-        Hit(rank=r + 1, score=float(ranked.scores[i]), paragraph=candidates[i], signals=ranked.signals[i])
+        Hit(rank=r + 1, score=float(ranked.scores[i]), paragraph=candidates[i], signals=ranked.signals[i],
+            provisional=provisional)
         for r, i in enumerate(ranked.order[: settings.final_top])
     ]
+
+
+def _rerank_ready(project: ProjectDatabase, candidates: list[Paragraph], settings: RetrievalSettings) -> bool:
+    """Whether re-ranking these candidates now costs no model load and no embedding."""
+    assert settings.reranker
+    if not reranker_installed():
+        return False
+    kind = model_kind(settings.reranker, settings.reranker_kind)
+    if not model_ready(settings.reranker, kind=kind, device=settings.device):
+        return False
+    return kind != "bi" or not missing_embeddings(project, candidates, model_key(settings.reranker))
 
 
 def store_retrieval_run(

@@ -31,7 +31,11 @@ def get_embeddings(project: ProjectDatabase, model: str, paragraph_ids: Sequence
 
 
 def put_embeddings(project: ProjectDatabase, model: str, rows: Iterable[tuple[int, str, np.ndarray]]) -> None:
-    """Store (paragraph id, text hash, vector) rows of ``model`` in one transaction, replacing old ones."""
+    """Store (paragraph id, text hash, vector) rows of ``model`` in one transaction, replacing old ones.
+
+    A whole book is stored a batch per call (core.retrieval.book_embeddings): each transaction holds
+    the write lock for milliseconds, so the app's and the CLI's own writes never wait long.
+    """
     with project.transaction():
         project.conn.executemany(
             "INSERT INTO embeddings (paragraph_id, model, text_hash, dim, vector) VALUES (?,?,?,?,?) "
@@ -39,3 +43,21 @@ def put_embeddings(project: ProjectDatabase, model: str, rows: Iterable[tuple[in
             "dim = excluded.dim, vector = excluded.vector",
             [(pid, model, h, int(vec.shape[0]), np.asarray(vec, dtype=np.float32).tobytes()) for pid, h, vec in rows],
         )
+
+
+def embedded_hashes(project: ProjectDatabase, model: str) -> dict[int, str]:
+    """Paragraph id -> hash of the text embedded, for every paragraph with a vector of ``model``."""
+    rows = project.conn.execute("SELECT paragraph_id, text_hash FROM embeddings WHERE model = ?", (model,))
+    return dict(rows.fetchall())
+
+
+def embedded_hashes_of(project: ProjectDatabase, model: str, paragraph_ids: Sequence[int]) -> dict[int, str]:
+    """Paragraph id -> hash of the text embedded, for those of ``paragraph_ids`` with a vector of ``model``."""
+    found: dict[int, str] = {}
+    for start in range(0, len(paragraph_ids), _CHUNK):
+        chunk = list(paragraph_ids[start:start + _CHUNK])
+        rows = project.conn.execute(
+            f"SELECT paragraph_id, text_hash FROM embeddings WHERE model = ? "
+            f"AND paragraph_id IN ({','.join('?' * len(chunk))})", [model, *chunk])
+        found.update(rows.fetchall())
+    return found

@@ -1,0 +1,160 @@
+"""A book embedded once, in batches, on real project files with the real MiniLM model (issue 20).
+
+Retrieval after that embeds nothing; a retrieval that may not wait for the model ranks by BM25 and
+vocabulary and says its hits are provisional; the work is resumable: a process killed with SIGKILL
+half-way leaves an intact project that the next run finishes, without duplicates.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from core.catalog import load_catalog
+from core.models import ParagraphKind
+from core.progress import Progress
+from core.retrieval import RetrievalSettings, retrieve
+from core.retrieval.book_embeddings import (TOKEN_BUDGET, book_status, embed_book, estimated_tokens,
+                                            needs_book_embeddings, plan_batches)
+from core.store import open_project
+from tests.fixtures_retrieval import MINI_GRAMMAR, build_project
+
+REPO = Path(__file__).resolve().parents[2]
+TOPICS = ["word order", "case marking", "negation", "polar questions", "articles", "tone", "plural marking",
+          "relative clauses", "possession", "demonstratives", "verb agreement", "tense and aspect"]
+
+
+def generated_grammar(paragraphs: int) -> list[tuple[str, ParagraphKind, str]]:
+    """A book of ``paragraphs`` paragraphs of varied length about the usual topics (not all alike)."""
+    out = list(MINI_GRAMMAR)
+    for i in range(paragraphs - len(out)):
+        topic = TOPICS[i % len(TOPICS)]
+        sentence = (f"Paragraph {i} describes {topic} in the language: the construction occurs in texts of "
+                    f"type {i % 7}, and example ({i}) shows it with the verb form number {i * 3}. ")
+        out.append((f"{i % 9 + 2} Chapter > {i % 9 + 2}.{i % 5 + 1} {topic.capitalize()}", ParagraphKind.PROSE,
+                    sentence * (1 + i % 6)))
+    return out
+
+
+@pytest.fixture(scope="module")
+def minilm(minilm_path: Path) -> RetrievalSettings:
+    return RetrievalSettings(reranker=str(minilm_path), device="cpu")
+
+
+def embedding_rows(path: Path) -> tuple[int, int, int]:
+    """(vectors, distinct paragraphs among them, paragraphs), read with a connection of our own."""
+    with open_project(path) as project:
+        rows, distinct = project.conn.execute(
+            "SELECT count(*), count(DISTINCT paragraph_id) FROM embeddings").fetchone()
+        paragraphs = project.conn.execute("SELECT count(*) FROM paragraphs").fetchone()[0]
+    return rows, distinct, paragraphs
+
+
+def test_batches_are_longest_first_and_within_the_token_budget() -> None:
+    texts = ["x" * n for n in (10, 2000, 300, 45, 900, 5, 1200, 60)] * 40
+    batches = plan_batches(texts, budget=1024)
+    assert sorted(i for batch in batches for i in batch) == list(range(len(texts)))
+    lengths = [len(texts[i]) for batch in batches for i in batch]
+    assert lengths == sorted(lengths, reverse=True)
+    for batch in batches:
+        longest = estimated_tokens(texts[batch[0]])
+        assert len(batch) == 1 or len(batch) * longest <= 1024
+    assert len(plan_batches(texts)) < len(texts) / 8  # short paragraphs go many to a pass
+    assert plan_batches([]) == []
+    assert TOKEN_BUDGET >= 1024
+
+
+def test_a_book_embedded_once_needs_no_embedding_at_retrieval(tmp_path: Path, minilm: RetrievalSettings) -> None:
+    path = build_project(tmp_path / "book.grammarlens", generated_grammar(120))
+    feature = load_catalog().get("81A")
+    with open_project(path) as project:
+        assert needs_book_embeddings(minilm) and not needs_book_embeddings(minilm.with_(reranker=None))
+        assert book_status(project, minilm).embedded == 0
+        steps: list[tuple[int, int]] = []
+        run = embed_book(project, minilm, Progress(lambda done, total, _m: steps.append((done, total))))
+        assert run.embedded == run.total == 120 and run.complete and run.batches >= 1
+        assert steps[-1] == (120, 120) and [d for d, _ in steps] == sorted(d for d, _ in steps)
+        assert book_status(project, minilm).complete
+        again = embed_book(project, minilm)
+        assert again.embedded == 0 and again.complete  # nothing is embedded twice
+        stats: dict = {}
+        hits = retrieve(project, feature, minilm, stats=stats)
+        assert stats["embedded"] == 0 and "dense" in hits[0].signals and not hits[0].provisional
+        quick: dict = {}
+        same = retrieve(project, feature, minilm, stats=quick, wait_for_model=False)
+        assert not quick["provisional"] and [h.paragraph.id for h in same] == [h.paragraph.id for h in hits]
+        edited = hits[0].paragraph.id
+        with project.transaction():
+            project.conn.execute("UPDATE paragraphs SET text = text || ' Edited.' WHERE id = ?", (edited,))
+        assert embed_book(project, minilm).embedded == 1  # only the edited paragraph
+    assert embedding_rows(path) == (120, 120, 120)
+
+
+def test_without_waiting_for_the_model_a_retrieval_embeds_nothing_and_is_provisional(
+        tmp_path: Path, minilm: RetrievalSettings) -> None:
+    path = build_project(tmp_path / "fresh.grammarlens")
+    feature = load_catalog().get("81A")
+    with open_project(path) as project:
+        stats: dict = {}
+        hits = retrieve(project, feature, minilm, stats=stats, wait_for_model=False)
+        assert stats["provisional"] and stats["embedded"] == 0
+        assert hits and all(h.provisional for h in hits) and "dense" not in hits[0].signals
+        assert hits[0].paragraph.section == "4 Syntax > 4.3 Word order"  # BM25 and vocabulary already find it
+        assert project.conn.execute("SELECT count(*) FROM embeddings").fetchone()[0] == 0
+        final = retrieve(project, feature, minilm)  # waiting: the model's order
+        assert not any(h.provisional for h in final) and "dense" in final[0].signals
+        assert "provisional" not in final[0].to_json()
+
+
+def test_time_slices_add_up_to_the_whole_book(tmp_path: Path, minilm: RetrievalSettings) -> None:
+    path = build_project(tmp_path / "sliced.grammarlens", generated_grammar(200))
+    runs = []
+    with open_project(path) as project:
+        while not runs or not runs[-1].complete:
+            runs.append(embed_book(project, minilm, max_seconds=0.0, token_budget=512))  # one batch a call
+            assert len(runs) < 200
+    assert all(r.batches == 1 for r in runs if r.embedded) and sum(r.embedded for r in runs) == 200
+    assert embedding_rows(path) == (200, 200, 200)
+
+
+def test_embedding_killed_half_way_leaves_an_intact_project_that_the_next_run_finishes(
+        tmp_path: Path, minilm: RetrievalSettings) -> None:
+    path = build_project(tmp_path / "killed.grammarlens", generated_grammar(900))
+    env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+    command = [sys.executable, "main.py", "embed", str(path), "--model", minilm.reranker, "--device", "cpu"]
+    child = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 240
+        stored = 0
+        while stored == 0 and child.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+            with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as reader:  # sees committed batches only
+                stored = reader.execute("SELECT count(*) FROM embeddings").fetchone()[0]
+        assert child.poll() is None, child.stderr.read().decode() if child.stderr else ""
+        child.send_signal(signal.SIGKILL)  # mid-way: some batches are stored, most are not
+    finally:
+        child.wait(timeout=30)
+    assert child.returncode == -signal.SIGKILL
+    rows, distinct, paragraphs = embedding_rows(path)
+    assert 0 < rows < paragraphs and rows == distinct
+    with open_project(path) as project:
+        assert project.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    done = subprocess.run([*command, "--json"], cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    import json
+
+    report = json.loads(done.stdout)
+    assert report["embedded"] == paragraphs - rows and report["already"] == rows and report["total"] == paragraphs
+    assert embedding_rows(path) == (paragraphs, paragraphs, paragraphs)
+    with open_project(path) as project:
+        assert project.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        stats: dict = {}
+        retrieve(project, load_catalog().get("81A"), minilm, stats=stats)
+        assert stats["embedded"] == 0
