@@ -78,11 +78,58 @@ def remove_project_files(path: Path) -> None:
         Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
-def retrieve(project_path: Path, feature: Any, settings: AppSettings, progress: Progress) -> list[Any]:
+def retrieve(project_path: Path, feature: Any, settings: AppSettings, progress: Progress, *,
+             wait_for_model: bool = True) -> list[Any]:
+    """The feature's evidence; with ``wait_for_model=False`` BM25 and vocabulary only (hits marked
+    ``provisional``) whenever re-ranking would have to wait for the model or for embeddings."""
     from core.retrieval import retrieve as _retrieve
 
     with open_project(project_path) as project:
-        return list(_retrieve(project, feature, settings.retrieval, progress=progress))
+        return list(_retrieve(project, feature, settings.retrieval, progress=progress, wait_for_model=wait_for_model))
+
+
+def model_process_mode() -> bool:
+    """True when models run in a child process (the app), so loading one holds no thread of ours."""
+    from core.retrieval.dense import model_process_enabled
+
+    return model_process_enabled()
+
+
+def start_model(retrieval: Any) -> None:
+    """Begin loading the retrieval settings' embedding model (returns at once in process mode)."""
+    from core.retrieval.dense import start_model as _start
+
+    if retrieval.reranker and retrieval.ranking != "bm25":
+        _start(retrieval.reranker, kind=retrieval.reranker_kind, device=retrieval.device)
+
+
+def prepare_project(project_path: Path, retrieval: Any, progress: Progress) -> None:
+    """What a first retrieval needs: the project's indexes in memory, and its embedding model on its way."""
+    from core.retrieval.pipeline import prepare_indexes
+
+    if model_process_mode():
+        start_model(retrieval)  # the child loads while the indexes are built here
+    with open_project(project_path, backup=False) as project:  # the window's opening took the backup
+        prepare_indexes(project, progress)
+    if not model_process_mode():
+        start_model(retrieval)  # in this process (tests): loads now, in this worker
+
+
+def embed_slice(project_path: Path, retrieval: Any, progress: Progress, max_seconds: float) -> Any:
+    """Embed the project's paragraphs for about ``max_seconds`` (core.retrieval.book_embeddings).
+
+    Returns the :class:`~core.retrieval.book_embeddings.EmbedRun`, or None while the model is still
+    loading in its child process (asked again later; this job never waits for it).
+    """
+    from core.retrieval import dense
+    from core.retrieval.book_embeddings import EmbedRun, embed_book, needs_book_embeddings
+
+    if not needs_book_embeddings(retrieval):
+        return EmbedRun(retrieval.reranker or "", 0, 0, 0, 0.0, 0)
+    if dense.model_loading(retrieval.reranker, kind=retrieval.reranker_kind, device=retrieval.device):
+        return None
+    with open_project(project_path, backup=False) as project:
+        return embed_book(project, retrieval, progress, max_seconds=max_seconds)
 
 
 def classify(project_path: Path, feature: Any, settings: AppSettings, progress: Progress) -> Any:

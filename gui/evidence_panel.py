@@ -23,6 +23,7 @@ from gui.evidence_model import SECTION_COLUMN, SNIPPET_COLUMN, EvidenceModel
 from gui.window_state import WindowState
 
 SECTION_WIDTH = 120
+RERANKING_NOTE = "· reranking…"  # beside the title while the embedding model's order is still to come
 SNIPPET_LINES = 2
 LINE_BREAK = "\u2028"  # Unicode's line separator: an item view breaks the line there ("\n" it drops)
 
@@ -61,6 +62,9 @@ class EvidencePanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 0, 6, 6)
         self.title = QLabel("<b>Evidence</b>")
+        self.title.setToolTip("Paragraphs ranked for the feature. \"reranking…\": shown in BM25 and vocabulary "
+                              "order while the embedding model re-ranks them.")
+        self.reranking = False  # the rows shown are provisional (see show_evidence)
         layout.addWidget(self.title)
         self.model = EvidenceModel(self)
         self.table = QTableView()
@@ -89,11 +93,17 @@ class EvidencePanel(QWidget):
         self.table.clicked.connect(lambda index: self._emit(index.row()))
 
     def show_evidence(self, state: WindowState) -> None:
-        """Show the state's evidence, pinned paragraphs first."""
+        """Show the state's evidence, pinned paragraphs first.
+
+        Provisional evidence (BM25 and vocabulary, the embedding model's order still to come) says so
+        in the title: "reranking…" stays until the re-ranked rows replace these.
+        """
         self.model.set_hits(state.ordered_hits(), state.cited, state.pins)
         count = len(state.hits)
+        self.reranking = any(getattr(h, "provisional", False) for h in state.hits)
         if count:
-            self.title.setText(f"<b>Evidence</b> — {count} paragraphs")
+            note = f" <span style='color: gray'>{RERANKING_NOTE}</span>" if self.reranking else ""
+            self.title.setText(f"<b>Evidence</b> — {count} paragraphs{note}")
         elif state.evidence_known and state.feature is not None:
             self.title.setText("<b>Evidence</b> — nothing found; try a reranker or another grammar")
         else:
