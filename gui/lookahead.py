@@ -12,10 +12,18 @@ Work runs as quiet :class:`gui.operations.Operation` (not in the task bar: the p
 for it) on the window's worker pool; it is cancelled when the project closes, when its feature is
 no longer wanted, or with :meth:`LookAhead.cancel`.  One cache per project and retrieval settings,
 so new settings or a new grammar never show stale evidence.
+
+How far ahead adapts to the coder (:func:`depth`): the pass names up to :data:`AHEAD` features, and
+the look-ahead retrieves as many of them as the coder would reach in :data:`HORIZON_S` seconds at
+their recent pace (a key a second: 3; two a second: 6), never fewer than :data:`MIN_AHEAD`, and more
+when retrievals are slow.  Only final evidence is kept: provisional hits (the embedding model still
+loading, see core.retrieval.pipeline) would show a stale order when the coder comes back.
 """
 
 from __future__ import annotations
 
+import math
+import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -27,7 +35,10 @@ from core.store import open_project
 from gui.operations import Operation, OperationRunner
 from gui.settings import AppSettings
 
-AHEAD = 3  # features retrieved ahead of the one on screen
+AHEAD = 8  # features the pass names ahead of the one on screen (the most looked ahead)
+MIN_AHEAD = 2  # features retrieved ahead however slow the coder
+HORIZON_S = 3.0  # look this many seconds ahead of the coder's pace
+PACE_MEMORY = 0.5  # weight of the newest interval between two features in the coder's pace
 # Look ahead only once the feature on screen is shown: a worker started at once competes with the
 # evidence list and the page rendering for Python's GIL (measured: ~10 ms of each step).
 START_DELAY_MS = 120
@@ -49,6 +60,8 @@ class LookAhead(QObject):
         self._operation: Operation | None = None
         self._running: list[str] = []  # ids the running operation retrieves
         self._pending: list[str] = []  # ids wanted once it is done
+        self.pace_s: float | None = None  # the coder's recent seconds per feature (None: not known yet)
+        self._shown: tuple[str, float] | None = None  # the feature the last prefetch was for, and when
         self._delay = QTimer(self)
         self._delay.setSingleShot(True)
         self._delay.setInterval(START_DELAY_MS)
@@ -78,17 +91,45 @@ class LookAhead(QObject):
         return None if found is None else list(found.hits)
 
     def put(self, feature: Feature, hits: Sequence[Any]) -> None:
-        """Keep evidence retrieved elsewhere (the feature on screen), so coming back to it is instant too."""
+        """Keep evidence retrieved elsewhere (the feature on screen), so coming back to it is instant too.
+
+        Provisional evidence is not kept: its re-ranked order follows, and is kept then.
+        """
         cache = self.cache()
-        if cache is not None:
+        if cache is not None and not any(getattr(h, "provisional", False) for h in hits):
             cache.put(Prefetched(feature.id, tuple(hits), 0.0))
 
-    def prefetch(self, features: Sequence[Feature]) -> None:
-        """Retrieve these features' evidence in the background, nearest first; drops what is no longer wanted."""
+    def depth(self) -> int:
+        """How many of the upcoming features to retrieve now (see the module docstring)."""
+        if self.pace_s is None:
+            return MIN_AHEAD + 1
+        cache = self.cache()
+        seconds = (cache.mean_seconds() if cache is not None else None) or 0.0
+        horizon = max(HORIZON_S, 4 * seconds)  # slow retrievals need a longer head start
+        return max(MIN_AHEAD, min(AHEAD, math.ceil(horizon / max(self.pace_s, 0.05))))
+
+    def _note_pace(self, current: str) -> None:
+        """The coder moved to ``current``: update their pace (seconds per feature, smoothed)."""
+        now = time.monotonic()
+        if self._shown is not None and self._shown[0] != current:
+            interval = min(now - self._shown[1], 30.0)
+            self.pace_s = interval if self.pace_s is None else \
+                PACE_MEMORY * interval + (1 - PACE_MEMORY) * self.pace_s
+        if self._shown is None or self._shown[0] != current:
+            self._shown = (current, now)
+
+    def prefetch(self, features: Sequence[Feature], current: Feature | None = None) -> None:
+        """Retrieve these features' evidence in the background, nearest first; drops what is no longer wanted.
+
+        ``features`` are the pass's next ones after ``current`` (the feature on screen, by default the
+        one before the first of ``features``); only the first :meth:`depth` of them are retrieved.
+        """
         cache = self.cache()
         if not self.enabled or cache is None:
             return
-        wanted = cache.missing([f.id for f in features])
+        if features:
+            self._note_pace(current.id if current is not None else f"before {features[0].id}")
+        wanted = cache.missing([f.id for f in features[: self.depth()]])
         if self.busy_retrieving and not set(self._running) & set(wanted):
             self._operation.cancel() if self._operation is not None else None  # what it got stays cached
         self._pending = wanted

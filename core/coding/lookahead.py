@@ -65,25 +65,51 @@ class EvidenceCache:
         """Retrieve the features not cached yet, nearest first; returns those retrieved now.
 
         ``project`` must be a connection of the calling thread.  Cancel stops between features
-        (raising :class:`~core.errors.Cancelled`); what was retrieved stays cached.
+        (raising :class:`~core.errors.Cancelled`); what was retrieved stays cached.  While the
+        embedding model is still loading nothing is kept (evidence without it would be provisional,
+        and the feature on screen gets its own two-step retrieval); the work stops there.
         """
         progress = progress or Progress()
         todo = self.missing(list(dict.fromkeys(feature_ids)))
         done: list[str] = []
         for n, fid in enumerate(todo):
             progress.step(n, len(todo), f"evidence for {fid}")
-            self.put(self._retrieve(project, fid))
+            found = self._retrieve(project, fid, wait_for_model=False)
+            if any(h.provisional for h in found.hits):
+                break  # the model is not loaded yet: look ahead again once it is
+            self.put(found)
             done.append(fid)
         progress.step(len(todo), len(todo), "evidence ready")
         return done
 
-    def _retrieve(self, project: ProjectDatabase, feature_id: str) -> Prefetched:
+    def _retrieve(self, project: ProjectDatabase, feature_id: str, *, wait_for_model: bool = True) -> Prefetched:
+        """One feature's hits; without ``wait_for_model`` a model still loading is not waited for (the hits
+        are then provisional), but a loaded one embeds whatever candidates lack a vector."""
         from core.catalog import load_catalog
         from core.retrieval import retrieve
 
         started = time.perf_counter()
-        hits = retrieve(project, load_catalog().get(feature_id), self.settings)
+        settings = self.settings
+        if not wait_for_model:
+            wait_for_model = _model_loaded(settings)
+        hits = retrieve(project, load_catalog().get(feature_id), settings, wait_for_model=wait_for_model)
         return Prefetched(feature_id, tuple(hits), time.perf_counter() - started)
+
+    def mean_seconds(self, last: int = 5) -> float | None:
+        """Mean time of the last ``last`` retrievals kept (None before any): how fast looking ahead goes."""
+        with self._lock:
+            times = [item.seconds for item in self._items.values() if item.seconds > 0][-last:]
+        return sum(times) / len(times) if times else None
+
+
+def _model_loaded(settings) -> bool:
+    """True when the settings rank without a model, or their model is loaded: retrieving costs no model load."""
+    from core.retrieval.dense import model_ready, reranker_installed
+
+    if not settings.reranker or settings.ranking == "bm25":
+        return True
+    return reranker_installed() and model_ready(settings.reranker, kind=settings.reranker_kind,
+                                                device=settings.device)
 
 
 def pinned_first(project: ProjectDatabase, feature_id: str, hits: Sequence) -> tuple[list[int], list]:
