@@ -52,6 +52,95 @@ window.close()
 """
 
 
+# A new user's first session, run through the app's real start-up (gui.app.run_app, as `main.py PDF` does) on a
+# grammar PDF given on the command line: the user waits for the evidence, starts a Grambank coding pass with
+# Ctrl+K, types five values and Enter each, and quits.  The second session is `main.py` without arguments.
+_GUARD = r"""
+import os, traceback
+
+def guarded(step):  # a failing step ends the process at once (the app's error dialog would wait for a click)
+    try:
+        step()
+    except BaseException:
+        traceback.print_exc()
+        os._exit(3)
+"""
+
+_FIRST_SESSION = _GUARD + r"""
+import json, sys
+from PySide6.QtCore import QTimer, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+from gui.app import make_application, run_app
+from gui.main_window import MainWindow
+
+pdf, shot = sys.argv[1], sys.argv[2]
+app = make_application()
+stored = []
+
+def wait_until(condition, seconds):
+    for _ in range(int(seconds * 50)):
+        if condition():
+            return True
+        QTest.qWait(20)
+    raise TimeoutError(f"timed out waiting {seconds} s")
+
+def user():
+    window = next(w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow))
+    wait_until(lambda: window.state.has_grammar and window.state.project_path.suffix == ".grammarlens", 240)
+    window.activateWindow()
+    wait_until(window.isActiveWindow, 10)
+    QTest.keyClick(window, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+    bar = window.pass_bar
+    wait_until(bar.hasFocus, 10)
+    bar.set_combo.setCurrentText("grambank")
+    bar.set_combo.textActivated.emit("grambank")  # what choosing it in the list does
+    bar.setFocus()
+    for _ in range(5):
+        wait_until(lambda: window.evidence_panel.model.rowCount() > 0, 120)  # the user reads, then decides
+        feature = window.state.feature
+        code = feature.values[-1][0]
+        QTest.keyClicks(bar, code)
+        QTest.keyClick(bar, Qt.Key.Key_Return)
+        wait_until(lambda: window.state.feature.id != feature.id, 30)
+        stored.append([feature.id, code])
+    app.primaryScreen().grabWindow(0).save(shot)
+    print(json.dumps({"project": str(window.state.project_path), "stored": stored,
+                      "platform": app.platformName()}), flush=True)
+    window.close()
+
+QTimer.singleShot(0, lambda: guarded(user))
+sys.exit(run_app([pdf]))
+"""
+
+_SECOND_SESSION = _GUARD + r"""
+import json, sys
+from PySide6.QtCore import QTimer
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+from gui.app import make_application, run_app
+from gui.main_window import MainWindow
+from core.store.decisions import current_decisions
+
+app = make_application()
+
+def look():
+    window = next(w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow))
+    for _ in range(3000):
+        if window.projects.project is not None and window.state.project_path is not None:
+            break
+        QTest.qWait(20)
+    project = window.projects.project
+    found = {fid: d.code for fid, d in current_decisions(project).items()} if project else {}
+    print(json.dumps({"project": str(window.state.project_path), "found": found, "title": window.windowTitle()}),
+          flush=True)
+    window.close()
+
+QTimer.singleShot(0, lambda: guarded(look))
+sys.exit(run_app([]))
+"""
+
+
 @pytest.fixture(scope="module")
 def x_display():
     """A private Xvfb server (1280×800), its DISPLAY value; Xvfb picks a free display number itself."""
@@ -126,3 +215,29 @@ def test_run_sh_from_a_fresh_clone_opens_the_window_on_xcb(x_display: str, tmp_p
     assert "could not" not in err.lower() or "platform plugin" not in err.lower(), err[-3000:]
     assert grabbed.returncode == 0, grabbed.stderr
     assert _not_blank(shot)
+
+
+@pytest.mark.slow
+def test_a_new_user_opens_a_pdf_codes_five_features_by_keys_quits_and_finds_them(x_display: str, tmp_path: Path,
+                                                                                  qapp) -> None:
+    grammar = REPO.parent / "shared" / "grammars" / "354_Iranian_Armenian.pdf"
+    if not grammar.is_file():
+        pytest.skip(f"needs {grammar}")
+    pdf = tmp_path / "books" / "armenian.pdf"  # the user's own folder: the project is made beside the PDF
+    pdf.parent.mkdir()
+    shutil.copy(grammar, pdf)
+    env = _x_env(x_display, tmp_path)
+    SHOTS.mkdir(exist_ok=True)
+    first = subprocess.run([sys.executable, "-c", _FIRST_SESSION, str(pdf), str(SHOTS / "xcb-first-session.png")],
+                           cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    assert first.returncode == 0, first.stderr[-3000:]
+    session = json.loads(first.stdout.strip().splitlines()[-1])
+    assert session["platform"] == "xcb"
+    assert session["project"] == str(pdf.with_suffix(".grammarlens"))
+    assert len(session["stored"]) == 5
+    second = subprocess.run([sys.executable, "-c", _SECOND_SESSION], cwd=REPO, env=env, capture_output=True,
+                            text=True, timeout=300)
+    assert second.returncode == 0, second.stderr[-3000:]
+    again = json.loads(second.stdout.strip().splitlines()[-1])
+    assert again["project"] == session["project"]  # the app reopened the user's project by itself
+    assert {fid: again["found"].get(fid) for fid, _ in session["stored"]} == dict(map(tuple, session["stored"]))
