@@ -145,6 +145,10 @@ def embed_book(project: ProjectDatabase, settings: RetrievalSettings, progress: 
         return EmbedRun(settings.reranker or "", 0, 0, total, time.perf_counter() - started, 0)
     key = _key(settings)
     todo = pending_paragraphs(project, key, paragraphs)
+    if todo and project.readonly:
+        from core.store.database import read_only_error
+
+        raise read_only_error(project.path)  # said before the model is loaded, not after the first batch
     if not todo:
         progress.step(total, total, "paragraphs embedded")
         return EmbedRun(key, 0, 0, total, time.perf_counter() - started, 0)

@@ -47,7 +47,7 @@ def cached_embeddings(
     found = get_embeddings(project, model_key, ids)
     missing = [i for i, (pid, h) in enumerate(zip(ids, hashes)) if pid not in found or found[pid][0] != h]
     computed = encode([texts[i] for i in missing]) if missing else None
-    if computed is not None:
+    if computed is not None and not project.readonly:  # a read-only project (a CD, a colleague's) ranks all the same
         put_embeddings(project, model_key, [(ids[i], hashes[i], vec) for i, vec in zip(missing, computed)])
     dim = (computed.shape[1] if computed is not None and len(missing) else next(iter(found.values()))[1].shape[0])
     out = np.zeros((len(ids), dim), dtype=np.float32)

@@ -158,3 +158,16 @@ def test_embedding_killed_half_way_leaves_an_intact_project_that_the_next_run_fi
         stats: dict = {}
         retrieve(project, load_catalog().get("81A"), minilm, stats=stats)
         assert stats["embedded"] == 0
+
+
+def test_a_read_only_project_ranks_with_the_model_but_stores_no_vectors(tmp_path: Path,
+                                                                         minilm: RetrievalSettings) -> None:
+    from core.errors import GrammarLensError
+
+    path = build_project(tmp_path / "read-only.grammarlens")
+    with open_project(path, readonly=True) as project:
+        hits = retrieve(project, load_catalog().get("81A"), minilm)
+        assert "dense" in hits[0].signals
+        with pytest.raises(GrammarLensError, match="read-only"):
+            embed_book(project, minilm)
+    assert embedding_rows(path)[0] == 0
