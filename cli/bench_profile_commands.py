@@ -1,4 +1,5 @@
-"""CLI: ``bench profile`` — whole profiles of the shared grammars scored against Grambank's values."""
+"""CLI: ``bench profile`` (whole profiles of the shared grammars scored against Grambank's values) and
+``bench profile-speed`` (wall time, CPU and peak memory of one grammar's whole profile)."""
 
 from __future__ import annotations
 
@@ -47,6 +48,20 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.set_defaults(handler=_bench_profile)
 
+    p = bench.add_parser("profile-speed", help="wall time, CPU and peak memory of a whole profile against an "
+                                               "instant local server: cold, the book's embedding, embedded")
+    p.add_argument("pdf", type=arg_types.path, nargs="?", default=_SHARED / "grammars" / "078_Papuan_Malay.pdf",
+                   help="grammar PDF (default: the 770-page Papuan Malay grammar)")
+    p.add_argument("--features", type=arg_types.line, default="grambank", metavar="SET",
+                   help="feature set or ids (default grambank: 195 features)")
+    p.add_argument("--work", type=arg_types.path, default=Path("build") / "bench_profile_speed",
+                   help="folder for the ingested project and its copies (default build/bench_profile_speed)")
+    p.add_argument("--runs", type=arg_types.line, default="cold,embed,embedded",
+                   help="which runs, comma-separated: cold, embed, embedded (default all three)")
+    p.add_argument("--concurrency", type=arg_types.int_range(1, 256), default=4, help="requests at once (default 4)")
+    p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    p.set_defaults(handler=_bench_profile_speed)
+
 
 def _settings(args: argparse.Namespace):
     """The profile run's settings; a hosted model is asked about a thousand questions only with --yes."""
@@ -87,3 +102,21 @@ def _bench_profile(args: argparse.Namespace) -> int:
         print(format_report(report, per_feature=not args.summary))
     sys.stdout.flush()
     return 0
+
+
+def _bench_profile_speed(args: argparse.Namespace) -> int:
+    from core.output_paths import check_output_folder
+    from core.profile.profile_speed import format_speed_report, run_profile_speed
+
+    if not args.pdf.is_file():
+        raise GrammarLensError(f"{args.pdf} is not a file.", "Give the path of a grammar PDF.")
+    runs = tuple(r.strip() for r in args.runs.split(",") if r.strip())
+    unknown = [r for r in runs if r not in ("cold", "embed", "embedded")]
+    if unknown or not runs:
+        raise GrammarLensError(f"Unknown run(s): {', '.join(unknown) or 'none given'}.",
+                               "Use cold, embed and/or embedded, comma-separated.")
+    check_output_folder(args.work, option="--work", overwrite=True, parents=True)
+    report = run_profile_speed(args.pdf, args.work, args.features, runs=runs, concurrency=args.concurrency,
+                               progress=stderr_progress("bench profile-speed"))
+    print(json.dumps(report.to_json(), indent=1) if args.json else format_speed_report(report))
+    return 0 if all(r.returncode == 0 for r in report.runs.values()) else 1
