@@ -13,13 +13,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from cli import arg_types
+
 
 def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAction) -> None:
     p = commands.add_parser("restore", help="list a project's backups or restore one (the current state is kept)")
-    p.add_argument("project", type=Path, help="project file (.grammarlens), damaged or not")
+    p.add_argument("project", type=arg_types.path, help="project file (.grammarlens), damaged or not")
     what = p.add_mutually_exclusive_group()
     what.add_argument("--list", action="store_true", help="list the backups, newest first, and whether each is intact")
-    what.add_argument("--from", dest="backup", type=Path, metavar="BACKUP",
+    what.add_argument("--from", dest="backup", type=arg_types.path, metavar="BACKUP",
                       help="the backup file to restore (default: the newest intact one)")
     p.set_defaults(handler=_restore)
 
@@ -29,6 +31,8 @@ def _restore(args: argparse.Namespace) -> int:
     from core.store import backups
 
     project: Path = args.project
+    if project.is_dir():
+        raise GrammarLensError(f"{project} is a folder, not a project file.", "Give the path of a .grammarlens file.")
     if args.list:
         return _list(project)
     if args.backup is None:

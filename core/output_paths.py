@@ -241,7 +241,7 @@ def _application_id(path: Path) -> int | None:
     """
     # percent-encoded: '?', '#', any bytes are safe.  Without a -wal beside it the main file holds everything, and
     # immutable mode reads it without creating -wal/-shm files (a read-only connection would leave them behind).
-    wal = os.path.exists(f"{path}-wal")
+    wal = os.path.exists(f"{os.path.realpath(path)}-wal")  # beside the real file, whatever name links to it
     uri = Path(os.path.abspath(path)).as_uri() + ("?mode=ro" if wal else "?mode=ro&immutable=1")
     try:
         conn = sqlite3.connect(uri, uri=True, timeout=1.0)

@@ -49,6 +49,7 @@ class Backup:
 
 def backup_dir(project_path: Path) -> Path:
     """The folder holding ``project_path``'s backups (it may not exist yet)."""
+    project_path = Path(project_path).absolute()
     return project_path.with_name(project_path.name + ".backups")
 
 
