@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
 from core.errors import Cancelled, GrammarLensError, ProjectError
+from core.llm.client import MAX_TOKENS, token_count
 from core.progress import Progress, null_progress
 
 CUSTOM_ID_PREFIX = "gl1"
@@ -49,7 +50,6 @@ CHUNK_LINES = 200  # an import commits its projects at least every this many lin
 CHUNK_SECONDS = 0.1  # ...and this often, so that it never holds a project's write lock for longer
 CHUNK_PAUSE = 0.025  # then it leaves the lock free this long (see _Importer.run)
 MAX_LINE_BYTES = 16 * 2 ** 20  # a longer result line is skipped unread (an answer line is a few kB)
-MAX_TOKENS = 10 ** 9  # a larger token count is garbage (and would not fit an SQLite integer either)
 
 
 @dataclass(frozen=True)
@@ -768,7 +768,7 @@ def _line_problem(obj: dict) -> tuple[str, str] | None:
         return "error", "the line has no response"
     if not isinstance(response, dict):
         return "broken", f"the response is {_kind(response)}, not an object"
-    status = _count(response.get("status_code", 200), limit=999)
+    status = token_count(response.get("status_code", 200), limit=999)
     if status is None:
         return "broken", f"the response's status_code is {_kind(response.get('status_code'))}, not an HTTP status"
     body = response.get("body")
@@ -832,21 +832,10 @@ def _usage_of(usage: object) -> tuple[dict | None, bool]:
     counts = {}
     for name in ("prompt_tokens", "completion_tokens"):
         value = usage.get(name)
-        counts[name] = 0 if value is None else _count(value, MAX_TOKENS)
+        counts[name] = 0 if value is None else token_count(value, MAX_TOKENS)
         if counts[name] is None:
             return None, False
     return counts, True
-
-
-def _count(value: object, limit: int) -> int | None:
-    """A count from JSON: 12, 12.0 or "12", between 0 and ``limit``; None for anything else (true, -1, 1e400...)."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() and len(value.strip()) <= 12:
-        value = int(value.strip())
-    return value if isinstance(value, int) and 0 <= value <= limit else None
 
 
 def _kind(value: object) -> str:

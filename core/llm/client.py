@@ -281,16 +281,16 @@ def _usage_counts(usage: object) -> tuple[int, int] | None:
     return counts[0], counts[1]
 
 
-def token_count(value: object) -> int | None:
-    """A token count from JSON: 12, 12.0 or "12", from 0 to :data:`MAX_TOKENS`; None for anything else
-    (true, -1, 12.5, 1e400, "twelve").  The batch import's rule for counts (``batch_files._count``)."""
+def token_count(value: object, limit: int = MAX_TOKENS) -> int | None:
+    """A count from JSON: 12, 12.0 or "12", from 0 to ``limit``; None for anything else (true, -1, 12.5, 1e400,
+    "twelve").  One rule for the online client and the batch import (token counts, status codes)."""
     if isinstance(value, bool):
         return None
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() and len(value.strip()) <= 12:
         value = int(value.strip())
-    return value if isinstance(value, int) and 0 <= value <= MAX_TOKENS else None
+    return value if isinstance(value, int) and 0 <= value <= limit else None
 
 
 def _storable(text: str) -> str:
