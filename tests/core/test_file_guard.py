@@ -18,17 +18,9 @@ from core import coding
 from core.errors import GrammarLensError, ProjectError
 from core.ingest.pdf_open import open_pdf
 from core.store import file_guard, open_project
+from tests.process_locks import locks_on
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def _locks_on(path: Path) -> list[str]:
-    inode = os.stat(path).st_ino
-    with open("/proc/locks", encoding="ascii") as table:
-        rows = table.read().splitlines()
-    # without the row number, which changes as other processes take and drop locks
-    return [" ".join(r.split()[1:]) for r in rows
-            if r.split()[4] == str(os.getpid()) and r.split()[5].endswith(f":{inode}")]
 
 
 @pytest.fixture
@@ -49,12 +41,12 @@ def live(tmp_path: Path):
 ], ids=["open", "os.open", "read_bytes", "shutil.copy", "wal", "shm"])
 def test_python_cannot_open_an_open_project_and_its_locks_stay(live, how) -> None:
     if Path("/proc/locks").exists():
-        assert _locks_on(live.path)
-        before = _locks_on(live.path)
+        assert locks_on(live.path)
+        before = locks_on(live.path)
     with pytest.raises(ProjectError, match="open GrammarLens project"):
         how(live.path)
     if Path("/proc/locks").exists():
-        assert _locks_on(live.path) == before
+        assert locks_on(live.path) == before
 
 
 def test_the_guard_follows_other_names_of_the_file_and_ends_with_the_connection(live, tmp_path: Path) -> None:

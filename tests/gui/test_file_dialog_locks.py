@@ -21,21 +21,12 @@ from PySide6.QtWidgets import QFileDialog, QFileSystemModel, QWidget
 from core import coding
 from core.store import open_project
 from gui import file_dialogs
+from tests.process_locks import locks_on
 
 REPO = Path(__file__).resolve().parents[2]
 LISTING_MS = 1500  # after the folder is loaded, time for Qt's info thread to ask for every icon and type
 
 pytestmark = pytest.mark.skipif(not Path("/proc/locks").exists(), reason="needs Linux's /proc/locks")
-
-
-def _locks_on(path: Path) -> list[str]:
-    """This process's POSIX locks on ``path``, as the kernel lists them."""
-    inode = os.stat(path).st_ino
-    with open("/proc/locks", encoding="ascii") as table:
-        rows = table.read().splitlines()
-    # without the row number, which changes as other processes take and drop locks
-    return [" ".join(r.split()[1:]) for r in rows
-            if r.split()[4] == str(os.getpid()) and r.split()[5].endswith(f":{inode}")]
 
 
 def _live_project(folder: Path) -> object:
@@ -71,19 +62,19 @@ def test_the_stock_dialog_drops_the_lock_which_the_test_sees(qtbot, tmp_path: Pa
     """The control: what the test measures is real (a stock Qt dialog and a plain close both drop the lock)."""
     project = _live_project(tmp_path / "stock")
     try:
-        assert _locks_on(project.path)
+        assert locks_on(project.path)
         stock = QFileDialog(None, "stock", str(project.path.parent), "PDF files (*.pdf)")
         stock.setOption(QFileDialog.Option.DontUseNativeDialog, True)
         qtbot.addWidget(stock)
         _show_listing(qtbot, stock, project.path.parent)
-        assert _locks_on(project.path) == []
+        assert locks_on(project.path) == []
     finally:
         project.close()
     project = _live_project(tmp_path / "libc")
     try:
         libc = ctypes.CDLL(None, use_errno=True)  # native code, unseen by Python's audit hooks, like Qt's
         libc.close(libc.open(str(project.path).encode(), os.O_RDONLY))
-        assert _locks_on(project.path) == []
+        assert locks_on(project.path) == []
     finally:
         project.close()
 
@@ -98,16 +89,16 @@ def test_every_chooser_of_the_app_keeps_the_projects_locks(qtbot, gui_store, tmp
     def show_instead_of_exec(dialog: QFileDialog) -> None:
         _show_listing(qtbot, dialog, folder)
         shown.append(dialog.windowTitle())
-        assert _locks_on(project.path), f"{dialog.windowTitle()!r} dropped the project's lock"
+        assert locks_on(project.path), f"{dialog.windowTitle()!r} dropped the project's lock"
 
     monkeypatch.setattr(file_dialogs, "_run", show_instead_of_exec)
     try:
-        before = _locks_on(project.path)
+        before = locks_on(project.path)
         assert before
         for choose in _app_choosers(parent, folder).values():
             choose()
         assert len(shown) == 6
-        assert _locks_on(project.path) == before
+        assert locks_on(project.path) == before
     finally:
         project.close()
 

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.process_locks import private_x_server
+
 REPO = Path(__file__).resolve().parents[2]
 SHOTS = REPO / "screenshots"
 
@@ -143,24 +145,13 @@ sys.exit(run_app([]))
 
 @pytest.fixture(scope="module")
 def x_display():
-    """A private Xvfb server (1280×800), its DISPLAY value; Xvfb picks a free display number itself."""
-    xvfb = shutil.which("Xvfb")
-    if xvfb is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI must test the real window: Xvfb is missing (scripts/setup.sh --tests installs it)")
-        pytest.skip("needs Xvfb: sudo apt-get install xvfb (scripts/setup.sh --tests does it as root)")
-    read_fd, write_fd = os.pipe()
-    server = subprocess.Popen([xvfb, "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                              pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(write_fd)
-    with os.fdopen(read_fd) as numbers:
-        number = numbers.readline().strip()
-    if not number:
-        server.kill()
-        pytest.fail("Xvfb did not start")
-    yield f":{number}"
-    server.terminate()
-    server.wait(timeout=10)
+    """A private Xvfb server for this module's tests."""
+    with private_x_server() as display:
+        if display is None:
+            if os.environ.get("CI") == "true":
+                pytest.fail("CI must test the real window: Xvfb is missing (scripts/setup.sh --tests installs it)")
+            pytest.skip("needs Xvfb: sudo apt-get install xvfb (scripts/setup.sh --tests does it as root)")
+        yield display
 
 
 def _x_env(display: str, tmp_path: Path) -> dict[str, str]:
