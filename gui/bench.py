@@ -383,13 +383,13 @@ def _print_first_evidence(fe: dict | None) -> None:
         run = fe["runs"].get(name, {})
         if "error" in run:
             print(f"first evidence, {name}: failed: {run['error'].splitlines()[-1] if run['error'] else ''}")
-    print(f"first evidence after the window shows (target <= 3 s): cold {fe['cold']} s (re-ranked {fe['cold_final']} s, "
-          f"book embedded {fe['cold_book_embedded']} s); warm {fe['warm']} s (re-ranked {fe['warm_final']} s); "
-          f"reopened {fe['reopen']} s (re-ranked {fe['reopen_final']} s)")
+    print(f"first evidence after the window shows (target <= 3 s): cold {fe['cold']} s (re-ranked "
+          f"{fe['cold_final']} s, book embedded {fe['cold_book_embedded']} s); warm {fe['warm']} s (re-ranked "
+          f"{fe['warm_final']} s); reopened {fe['reopen']} s (re-ranked {fe['reopen_final']} s)")
     cold = fe["runs"].get("cold", {}).get("ui_stall_until_final_evidence")
     if cold:
-        print(f"  UI stalls from the project's opening to the re-ranked evidence (cold): max {cold['max_stall_ms']} ms, "
-              f"{cold['stalls_over_100ms']} over 100 ms")
+        print(f"  UI stalls from the project's opening to the re-ranked evidence (cold): "
+              f"max {cold['max_stall_ms']} ms, {cold['stalls_over_100ms']} over 100 ms")
 
 
 def _print_key_pace(pace: dict) -> None:
