@@ -7,6 +7,7 @@ half-way leaves an intact project that the next run finishes, without duplicates
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -148,8 +149,6 @@ def test_embedding_killed_half_way_leaves_an_intact_project_that_the_next_run_fi
         assert project.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     done = subprocess.run([*command, "--json"], cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    import json
-
     report = json.loads(done.stdout)
     assert report["embedded"] == paragraphs - rows and report["already"] == rows and report["total"] == paragraphs
     assert embedding_rows(path) == (paragraphs, paragraphs, paragraphs)
