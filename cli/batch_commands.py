@@ -102,7 +102,7 @@ def _fetch(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from core.llm.bench_batch import print_bench, run_bench
+    from bench.batch import print_bench, run_bench
     from core.output_paths import check_output_folder
 
     if args.folder is not None:

@@ -75,7 +75,7 @@ def _settings(args: argparse.Namespace):
 
 
 def _bench_profile(args: argparse.Namespace) -> int:
-    from core.profile.bench_profile import format_report, run_bench_profile
+    from bench.profile import format_report, run_bench_profile
     from core.profile.feature_sets import resolve_feature_set
     from core.output_paths import check_output_file, check_output_folder
     from core.profile.scoring import load_gold
@@ -106,7 +106,7 @@ def _bench_profile(args: argparse.Namespace) -> int:
 
 def _bench_profile_speed(args: argparse.Namespace) -> int:
     from core.output_paths import check_output_folder
-    from core.profile.profile_speed import format_speed_report, run_profile_speed
+    from bench.profile_speed import format_speed_report, run_profile_speed
 
     if not args.pdf.is_file():
         raise GrammarLensError(f"{args.pdf} is not a file.", "Give the path of a grammar PDF.")

@@ -132,7 +132,7 @@ def _print_result(result) -> None:
 
 def _bench_rag(args: argparse.Namespace) -> int:
     from core.llm import LlmClient, feature_of
-    from core.llm.bench_rag import default_data_dir, print_report, run_bench
+    from bench.rag import default_data_dir, print_report, run_bench
 
     spec = feature_of(args.feature)
     if args.batch_out or args.batch_in:
@@ -147,8 +147,8 @@ def _bench_rag(args: argparse.Namespace) -> int:
 def _bench_rag_files(args: argparse.Namespace, spec) -> int:
     """``bench rag --batch-out FILE`` writes the prompts; ``--batch-in FILE`` scores answers made elsewhere."""
     from core.errors import GrammarLensError
-    from core.llm.bench_rag import default_data_dir, print_report
-    from core.llm.bench_rag_batch import score_results, write_requests
+    from bench.rag import default_data_dir, print_report
+    from bench.rag_batch import score_results, write_requests
 
     if args.batch_out and args.batch_in:
         raise GrammarLensError("Give --batch-out or --batch-in, not both.", "Write the prompts first, then score.")

@@ -60,7 +60,7 @@ def _bench_gui(args: argparse.Namespace) -> int:
     if not args.demo and not args.pdf.is_file():
         raise GrammarLensError(f"{args.pdf} is not a file.", "Give the path of a grammar PDF, or --demo.")
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from gui.bench import run_bench
+    from bench.gui import run_bench
 
     return run_bench(args.pdf, reranker=args.reranker, repeats=args.repeats, as_json=args.json, demo=args.demo,
                      only=args.only)
@@ -75,7 +75,7 @@ def _bench_gui_first_evidence(args: argparse.Namespace) -> int:
     if not args.project.is_file():
         raise GrammarLensError(f"{args.project} is not a file.", "Give the path of a project (.grammarlens).")
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from gui.bench import first_evidence_child
+    from bench.gui import first_evidence_child
 
     out = first_evidence_child(args.project, args.feature, reranker=args.reranker)
     print(json.dumps(out, indent=None if args.json else 2))

@@ -13,10 +13,11 @@ from pathlib import Path
 from cli import arg_types
 from cli.progress_printer import stderr_progress
 from core.errors import GrammarLensError
-from core.glottocode import check_glottocode
+from core.catalog.glottocode import check_glottocode
 from core.ingest import ingest
-from core.ingest.bench import bench_ingest
-from core.ingest.language import glottocode_for, is_unsure
+from bench.ingest import bench_ingest
+from core.catalog.languages import glottocode_for
+from core.ingest.language import is_unsure
 from core.models import Language
 from core.store import create_project, open_project
 from core.store.backups import backup_dir, list_backups

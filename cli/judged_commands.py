@@ -1,4 +1,4 @@
-"""CLI: ``bench judged``, the hand-graded retrieval benchmark for general features (core.retrieval.judged)."""
+"""CLI: ``bench judged``, the hand-graded retrieval benchmark for general features (bench.judged)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from cli.progress_printer import stderr_progress
 
 
 def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAction) -> None:
-    from core.retrieval.judged import DEFAULT_DATA, DEFAULT_GRAMMARS, DEFAULT_PROJECTS
+    from bench.judged import DEFAULT_DATA, DEFAULT_GRAMMARS, DEFAULT_PROJECTS
 
     p = bench.add_parser("judged", help="NDCG@10 and deciding paragraphs in the top 5 on hand-graded pairs")
     p.add_argument("--data", type=arg_types.path, default=DEFAULT_DATA, help="folder with pairs.csv and grades.csv")
@@ -25,21 +25,21 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
                    help="list the ungraded top-10 paragraphs, shuffled, without saying which ranking found them")
     p.add_argument("--sheet", type=arg_types.path, help="write the ungraded paragraphs as a grading CSV")
     p.add_argument("--logo", action="store_true",
-                   help="leave-one-grammar-out figures for the default ranking's knobs (core.retrieval.judged_logo)")
+                   help="leave-one-grammar-out figures for the default ranking's knobs (bench.judged_logo)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=_bench_judged)
 
 
 def _bench_judged(args: argparse.Namespace) -> int:
     from core.output_paths import check_output_file, check_output_folder
-    from core.retrieval.judged import excerpt, format_report, run_judged_bench, write_grading_sheet
+    from bench.judged import excerpt, format_report, run_judged_bench, write_grading_sheet
 
     check_output_folder(args.projects, option="--projects", overwrite=True, parents=True)
     if args.sheet:
         check_output_file(args.sheet, option="--sheet")
 
     if args.logo:
-        from core.retrieval.judged_logo import format_logo, run_logo
+        from bench.judged_logo import format_logo, run_logo
 
         logo = run_logo(args.data, args.grammars, args.projects, features=args.feature, files=args.grammar,
                         progress=None if args.json else stderr_progress("bench judged --logo"))

@@ -155,7 +155,7 @@ def _catalog(args: argparse.Namespace) -> int:
 
 
 def _bench_rerank(args: argparse.Namespace) -> int:
-    from core.retrieval.bench import format_table, run_rerank_bench
+    from bench.retrieval import format_table, run_rerank_bench
 
     feature = load_catalog().get(args.feature)
     model = None if str(args.model).lower() == "none" else args.model
@@ -171,7 +171,7 @@ def _bench_rerank(args: argparse.Namespace) -> int:
 
 
 def _bench_retrieval(args: argparse.Namespace) -> int:
-    from core.retrieval.bench_speed import run_speed_bench
+    from bench.retrieval_speed import run_speed_bench
 
     report = run_speed_bench(args.project, load_catalog().get(args.feature), args.model, device=args.device)
     if args.json:

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from core.store import PROJECT_SUFFIX, open_project
 from core.store import repository
-from gui import projects
+from gui.project import projects
 
 APP_NAME = "GrammarLens"
 DEMO_FEATURE = "81A"
@@ -85,9 +85,9 @@ def run_app(argv: list[str]) -> int:
     """Open the main window and run the event loop; returns the exit code."""
     args = parse_args(argv)
     app = make_application()
-    from gui.main_window import MainWindow
+    from gui.window.main_window import MainWindow
 
-    from gui.error_reporting import install_exception_hooks
+    from gui.common.error_reporting import install_exception_hooks
 
     store = QSettings()
     window = MainWindow(store)

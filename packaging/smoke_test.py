@@ -8,7 +8,7 @@ itself (``gui --demo --quit-after``), and again on the real X11 platform (xcb) o
 server when Xvfb is installed (a bundle or machine lacking the xcb libraries fails there);
 ``bench gui`` on the generated demo grammar (``demo``, on xcb too when Xvfb is there), which
 drives the whole window (open, retrieve, classify against the local OpenAI-compatible server of
-core/llm/local_server.py, a coding pass with look-ahead); a real grammar is ingested into a new
+devtools/openai_server.py, a coding pass with look-ahead); a real grammar is ingested into a new
 project and WALS 81A retrieved from it, headless; then the variant's reranker behaviour: the lite
 build refuses a reranker with a message that names the full build, the full build reranks with the
 bundled MiniLM model offline.

@@ -24,7 +24,7 @@ def gui_store(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("GRAMMARLENS_API_KEY", raising=False)
-    from gui import settings as gui_settings
+    from gui.common import settings as gui_settings
 
     gui_settings.forget_session_keys()  # session-only keys must not leak across tests
     store = QSettings(str(tmp_path / "grammarlens.ini"), QSettings.Format.IniFormat)
@@ -74,7 +74,7 @@ def real_grammar_project(real_grammar_project_template, tmp_path) -> Path:
 def main_window(qtbot, gui_store):
     """A shown main window with the feature catalog loaded; closed (cancelling its work) afterwards."""
     from gui.app import make_application
-    from gui.main_window import MainWindow
+    from gui.window.main_window import MainWindow
 
     make_application()
     window = MainWindow(gui_store)

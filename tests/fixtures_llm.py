@@ -1,6 +1,6 @@
 """Fixtures of the LLM area: a real OpenAI-compatible server on 127.0.0.1 and a small project.
 
-* ``openai_server`` (session): the running :class:`core.llm.local_server.OpenAIStubServer`.
+* ``openai_server`` (session): the running :class:`devtools.openai_server.OpenAIStubServer`.
 * ``llm_server``: the same server, reset to defaults for this test (use this one).
 * ``llm_settings``: :class:`core.llm.LlmSettings` pointing at it, with fast retries (10 ms backoff),
   no keyring, and API-key environment variables removed for the test.
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from core.llm.local_server import OpenAIStubServer
+from devtools.openai_server import OpenAIStubServer
 
 WORD_ORDER_TEXT = ("Basic constituent order. Testish is rigidly verb-final: in transitive clauses the subject "
                    "precedes the object, which precedes the verb, as in (12) dog man bite 'the dog bit the man'.")

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable
 
 from core.errors import GrammarLensError
-from core.glottocode import EXAMPLE, is_glottocode
+from core.catalog.glottocode import EXAMPLE, is_glottocode
 from core.profile.entries import ACCEPTED, CODED, OVERRIDDEN, UNKNOWN, ProfileEntry
 from core.store.database import ProjectDatabase
 

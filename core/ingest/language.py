@@ -18,11 +18,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Sequence
 
+from core.catalog.languages import glottocode_for, name_key
 from core.models import Language
-from core.resources import resources_dir
 
 METADATA, TITLE_PAGE, USER = "pdf-metadata", "title-page", "user"
 UNSURE_PREFIX = "unsure:"
@@ -68,14 +67,6 @@ class LanguageGuess:
         if not self.name:
             return None
         return Language(self.name, self.glottocode, self.source if self.confident else UNSURE_PREFIX + self.source)
-
-
-@dataclass(frozen=True)
-class LanguageChoice:
-    """A WALS/Grambank language for the app's language picker."""
-
-    name: str
-    glottocode: str
 
 
 def is_unsure(language: Language | None) -> bool:
@@ -135,85 +126,6 @@ def _known_prefix(name: str) -> str:
     return name
 
 
-# -- Glottocodes and the language list ------------------------------------------------------------
-
-@lru_cache(maxsize=1)
-def _table() -> tuple[tuple[str, str], ...]:
-    rows: list[tuple[str, str]] = []
-    path = resources_dir() / "languages.tsv"
-    if path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line and not line.startswith("#") and "\t" in line:
-                name, code = line.split("\t")[:2]
-                rows.append((name.strip(), code.strip()))
-    return tuple(rows)
-
-
-def _key(text: str) -> str:
-    """Case- and diacritic-free form for matching ("Wára" == "wara")."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
-
-
-@lru_cache(maxsize=1)
-def _glottocodes() -> tuple[dict[str, str], dict[str, set[str]]]:
-    exact: dict[str, str] = {}
-    parts: dict[str, set[str]] = {}
-    for name, code in _table():
-        exact.setdefault(_key(name), code)
-        pieces = re.split(r"[-/]", name)
-        if len(pieces) > 1:  # "Anta-Komnzo-Wára-Wérè-Kémä": each dialect name finds the language
-            for piece in pieces:
-                parts.setdefault(_key(piece), set()).add(code)
-    return exact, parts
-
-
-def glottocode_for(name: str, qualifier: str = "") -> str | None:
-    """The Glottocode of a language name, using a qualifier ("Ulwa", "Papua New Guinea") and name variants.
-
-    Tries "Name (Qualifier)", the name, "Armenian (Iranian)" for "Iranian Armenian", and one part of a
-    hyphenated WALS/Grambank name ("Komnzo" in "Anta-Komnzo-Wára-Wérè-Kémä") when only one language has it.
-    """
-    exact, parts = _glottocodes()
-    key = _key(name)
-    if not key:
-        return None
-    if qualifier and f"{key} ({_key(qualifier)})" in exact:
-        return exact[f"{key} ({_key(qualifier)})"]
-    if key in exact:
-        return exact[key]
-    words = key.split()
-    if len(words) == 2 and f"{words[1]} ({words[0]})" in exact:
-        return exact[f"{words[1]} ({words[0]})"]
-    codes = parts.get(key, set())
-    return next(iter(codes)) if len(codes) == 1 else None
-
-
-def search_languages(query: str = "", limit: int = 50) -> list[LanguageChoice]:
-    """WALS and Grambank languages matching ``query`` by name or Glottocode, best matches first.
-
-    Case and diacritics are ignored; exact matches come first, then names starting with the query,
-    then names containing it.  An empty query lists the first ``limit`` languages alphabetically.
-    """
-    q = _key(query)
-    scored: list[tuple[int, str, LanguageChoice]] = []
-    for name, code in _table():
-        k = _key(name)
-        if not q:
-            rank = 3
-        elif k == q or code == q:
-            rank = 0
-        elif k.startswith(q) or code.startswith(q):
-            rank = 1
-        elif q in k:
-            rank = 2
-        else:
-            continue
-        scored.append((rank, k, LanguageChoice(name, code)))
-    scored.sort(key=lambda t: (t[0], t[1]))
-    return [c for _r, _k, c in scored[:limit]]
-
-
 # -- the grammar's title -------------------------------------------------------------------------
 
 def _is_title_page(text: str) -> bool:
@@ -250,7 +162,7 @@ def identify_language(title: str, pages: Sequence[str] | str) -> LanguageGuess:
     page_list = [pages] if isinstance(pages, str) else list(pages)
     meta = name_from_title(title) if title else None
     page = title_page_name(page_list)
-    if meta and page and _key(meta[0]) != _key(page[0]):
+    if meta and page and name_key(meta[0]) != name_key(page[0]):
         # Disagreement: the title page is what the reader sees; metadata is often stale.  Ask the user.
         return _guess(page[0], page[1], TITLE_PAGE, False, page[2])
     if meta and page:

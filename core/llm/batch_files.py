@@ -497,7 +497,7 @@ class _Chunk:
 class BadLine(Exception):
     """A result line that cannot be read: ``kind`` and ``reason`` go to the report as they are.
 
-    Raised by :func:`answer_body`, which ``bench rag --batch-in`` (:mod:`core.llm.bench_rag_batch`) uses too.
+    Raised by :func:`answer_body`, which ``bench rag --batch-in`` (:mod:`bench.rag_batch`) uses too.
     """
 
     def __init__(self, kind: str, reason: str) -> None:

@@ -11,7 +11,7 @@ So while a project is open, this process opens its files (the database and its `
 and ``-journal`` siblings) through SQLite only.  This module enforces that for Python code with an
 audit hook (PEP 578): any ``open()``/``os.open()``/``io.open_code()`` of a registered file raises
 :class:`~core.errors.ProjectError` *before* the descriptor exists.  Native code (Qt's file dialogs,
-PyMuPDF) is not audited; ``gui/file_dialogs.py`` closes that door for Qt, and ``refuse_open_project``
+PyMuPDF) is not audited; ``gui/common/file_dialogs.py`` closes that door for Qt, and ``refuse_open_project``
 lets callers check a path before handing it to native code.
 """
 

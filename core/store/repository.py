@@ -17,7 +17,7 @@ from core.store.database import ProjectDatabase
 from core.timestamps import now_iso
 
 if TYPE_CHECKING:
-    from core.glottocode import GlottocodeCheck
+    from core.catalog.glottocode import GlottocodeCheck
 
 
 def get_language(project: ProjectDatabase) -> Language | None:
@@ -30,7 +30,7 @@ def set_language(project: ProjectDatabase, language: Language) -> GlottocodeChec
 
     Returns the check: ``note`` says when a well-formed code is not in the bundled language table.
     """
-    from core.glottocode import check_glottocode
+    from core.catalog.glottocode import check_glottocode
 
     check = check_glottocode(language.glottocode)  # raises GrammarLensError for a malformed code
     with project.transaction():

@@ -10,7 +10,7 @@ REPO = Path(__file__).resolve().parent.parent.parent
 
 
 def test_grambank_is_credited_in_catalog_readme_and_about_box() -> None:
-    from gui.about import about_text  # Qt-free: PySide6 is imported only to show the box
+    from gui.window.about import about_text  # Qt-free: PySide6 is imported only to show the box
 
     for text in (load_catalog().about, (REPO / "README.md").read_text(encoding="utf-8"), about_text()):
         assert "Grambank v1.0" in text and "Skirgård" in text and "CC-BY 4.0" in text and "2023" in text

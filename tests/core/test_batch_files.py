@@ -22,7 +22,7 @@ import pytest
 from core.errors import GrammarLensError
 from core.llm import LlmSettings
 from core.llm.batch_files import import_batch_results, parse_custom_id, write_batch_requests
-from core.llm.bench_batch import answer_requests
+from bench.batch import answer_requests
 from core.profile import BatchSettings, find_job
 from core.retrieval import RetrievalSettings
 from core.store import open_project

@@ -9,7 +9,7 @@ import re
 from cli import main
 from core.llm import LlmClient, feature_of
 from core.llm.batch_api import fetch, status, submit
-from core.llm.bench_rag import load_items, run_bench
+from bench.rag import load_items, run_bench
 
 
 def _language_of(request: dict) -> str:
@@ -54,7 +54,7 @@ def test_bench_rag_scored_from_a_batch_equals_the_online_run(shared_dir, llm_ser
 
 def test_bench_rag_results_of_any_shape_are_listed_not_raised(shared_dir, llm_settings, tmp_path) -> None:
     """Bodies are checked as a project import checks them: garbage is a problem line, never an exception."""
-    from core.llm.bench_rag_batch import score_results, write_requests
+    from bench.rag_batch import score_results, write_requests
 
     data, spec = shared_dir / "bench" / "rag", feature_of("81A")
     requests = tmp_path / "requests.jsonl"

@@ -15,7 +15,7 @@ import pytest
 
 from cli import main as cli_main
 from core.errors import GrammarLensError
-from core.retrieval.judged import (
+from bench.judged import (
     DEFAULT_DATA, GRADE_COLUMNS, GradeKey, judged_ndcg, load_grades, load_pairs, loose_hash, text_hash,
 )
 from tests.fixtures_shared import GRAMMARS

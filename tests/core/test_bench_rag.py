@@ -14,7 +14,7 @@ import pytest
 
 from core.catalog import load_catalog
 from core.llm import LlmClient, feature_of
-from core.llm.bench_rag import load_items, parse_pages, run_bench
+from bench.rag import load_items, parse_pages, run_bench
 from core.llm.metrics import scores
 
 POLAR_STRATEGIES = load_catalog().get("116A*").parts

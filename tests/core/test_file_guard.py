@@ -81,7 +81,7 @@ def test_a_write_is_refused_when_the_file_was_replaced_under_the_connection(live
 
 
 def test_no_file_dialog_is_built_outside_gui_file_dialogs() -> None:
-    """Qt's stock dialogs and icon providers open files to sniff them: only gui/file_dialogs.py may build one."""
+    """Qt's stock dialogs and icon providers open files to sniff them: only gui/common/file_dialogs.py may build one."""
     offenders = []
     pattern = re.compile(r"QFileDialog|QFileIconProvider|QAbstractFileIconProvider|QMimeDatabase")
     for source in sorted((REPO / "gui").rglob("*.py")):

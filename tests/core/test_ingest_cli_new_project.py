@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from core.glottocode import EXAMPLE
+from core.catalog.glottocode import EXAMPLE
 from core.models import Language
 from core.store import create_project, open_project
 from core.store.backups import backup_dir, make_backup

@@ -8,8 +8,8 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from core.ingest.language import (LanguageGuess, glottocode_for, identify_language, is_unsure, name_from_title,
-                                  search_languages)
+from core.catalog.languages import glottocode_for, search_languages
+from core.ingest.language import LanguageGuess, identify_language, is_unsure, name_from_title
 from tests.fixtures_shared import GRAMMARS, grammar_rows
 from tests.pdf_factory import LOREM, BookWriter
 

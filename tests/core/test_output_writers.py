@@ -97,7 +97,7 @@ def test_fetch_never_writes_over_a_project(llm_project, llm_settings, tmp_path, 
 def test_bench_rag_write_requests_checks_out_and_part_and_leaves_no_part(tmp_path) -> None:
     from core.catalog import load_catalog
     from core.llm import LlmSettings
-    from core.llm.bench_rag_batch import write_requests
+    from bench.rag_batch import write_requests
 
     spec, settings, empty = load_catalog().get("81A"), LlmSettings(), tmp_path / "no-benchmark"
     empty.mkdir()
@@ -117,7 +117,7 @@ def test_bench_rag_write_requests_checks_out_and_part_and_leaves_no_part(tmp_pat
 # -- judged grading sheet, demo grammar ------------------------------------------------------------------------
 
 def test_write_grading_sheet_refuses_a_project_and_a_pdf_and_rewrites_its_own_sheet(tmp_path) -> None:
-    from core.retrieval.judged import write_grading_sheet
+    from bench.judged import write_grading_sheet
 
     entry = {"feature": "81A", "file": "g.pdf", "sha256": "x", "pdf_page": 3, "text_hash": "h", "loose_hash": "l",
              "page_label": "1", "section": "1 > 2", "text": "Word order is SOV."}
@@ -157,7 +157,7 @@ def test_write_demo_grammar_refuses_a_project_and_a_missing_folder(tmp_path) -> 
 # -- bench profile --batch-out -------------------------------------------------------------------------------
 
 def test_run_bench_profile_never_deletes_a_project_named_as_batch_out(tmp_path, llm_settings) -> None:
-    from core.profile.bench_profile import run_bench_profile
+    from bench.profile import run_bench_profile
     from core.profile.scoring import GoldValue
 
     grammars = tmp_path / "grammars"

@@ -91,7 +91,7 @@ def test_retrieve_cli_json(mini_project: Path, capsys: pytest.CaptureFixture[str
 
 
 def test_bench_reproduces_the_papers_bm25_score() -> None:
-    from core.retrieval.bench import run_rerank_bench
+    from bench.retrieval import run_rerank_bench
 
     report = run_rerank_bench(SHARED / "bench" / "rerankers", load_catalog().get("81A"), None)
     configs = {c["name"]: c for c in report["configs"]}

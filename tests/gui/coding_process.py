@@ -4,7 +4,7 @@ Run by ``tests/gui/test_kill_during_coding.py``, which kills it with SIGKILL at 
 
     python -m tests.gui.coding_process PROJECT SETTINGS_INI SEED
 
-It builds the app's own :class:`gui.main_window.MainWindow`, opens PROJECT, picks a random WALS feature
+It builds the app's own :class:`gui.window.main_window.MainWindow`, opens PROJECT, picks a random WALS feature
 (seeded), starts the coding pass (Ctrl+K) and then, feature after feature, types a value's key and Enter
 into the pass bar.  Before Enter it prints ``TRY <feature> <code>``; once the window shows that decision as
 stored (the coding panel marks the code as the feature's current value) it prints
@@ -32,7 +32,7 @@ def main(argv: list[str]) -> int:
     rng = random.Random(seed)
     from core import coding
     from gui.app import make_application
-    from gui.main_window import MainWindow
+    from gui.window.main_window import MainWindow
 
     app = make_application()
     window = MainWindow(QSettings(str(settings), QSettings.Format.IniFormat))

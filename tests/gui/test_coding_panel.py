@@ -9,10 +9,10 @@ from core.catalog import load_catalog
 from core.models import Language
 from core.store import open_project
 from core.store.repository import get_language, set_language
-from gui.coding_controller import CodingView
-from gui.coding_panel import CodingPanel
-from gui.language_dialog import LanguageDialog, ask_if_unsure
-from gui.settings import AppSettings
+from gui.coding.coding_controller import CodingView
+from gui.coding.coding_panel import CodingPanel
+from gui.project.language_dialog import LanguageDialog, ask_if_unsure
+from gui.common.settings import AppSettings
 
 SLOW_MS = 20_000
 

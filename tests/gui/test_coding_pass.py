@@ -104,7 +104,7 @@ def test_ten_features_coded_from_the_keyboard_with_a_clicked_pin_undo_reopen_and
     window.close()
 
     # reopen: values, pins, notes and history are all there
-    from gui.main_window import MainWindow
+    from gui.window.main_window import MainWindow
 
     again = MainWindow(gui_store)
     qtbot.addWidget(again)

@@ -163,7 +163,7 @@ def test_a_restart_continues_the_pass_at_its_feature_with_its_set_and_filter(
     assert where == "GB023" and window.coding.pass_view().position == "feature 2 of 193 uncoded"
     window.close()
 
-    from gui.main_window import MainWindow
+    from gui.window.main_window import MainWindow
 
     again = MainWindow(gui_store)  # the app started anew: same settings, another window
     qtbot.addWidget(again)

@@ -10,8 +10,8 @@ import pytest
 from core import coding
 from core.catalog import load_catalog
 from core.coding.coding_pass import ActUndone
-from gui.coding_session import PassSession
-from gui.coding_state import (CodingView, PassAct, PassActs, PassMemory, choose_first_text, not_a_value_text,
+from gui.coding.coding_session import PassSession
+from gui.coding.coding_state import (CodingView, PassAct, PassActs, PassMemory, choose_first_text, not_a_value_text,
                               refused_text, undone_text)
 
 
@@ -93,7 +93,7 @@ def test_the_plain_modules_import_no_qt() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, gui.coding_session, gui.coding_state; "
+    code = ("import sys, gui.coding.coding_session, gui.coding.coding_state; "
             "sys.exit(any(m.startswith('PySide6') for m in sys.modules))")
     repo = Path(__file__).resolve().parents[2]
     assert subprocess.run([sys.executable, "-c", code], cwd=repo, timeout=60).returncode == 0

@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from core import coding
 from core.errors import GrammarLensError
 from core.store import open_project
-from gui.error_reporting import install_exception_hooks
-from gui.operations import Operation
+from gui.common.error_reporting import install_exception_hooks
+from gui.common.operations import Operation
 
 SLOW_MS = 20_000
 
@@ -178,7 +178,7 @@ def test_a_bug_in_a_python_thread_is_shown_from_the_gui_thread(qtbot, hooked_win
 def test_a_burst_is_one_dialog_but_a_later_retry_is_told_again(qtbot) -> None:
     from PySide6.QtWidgets import QWidget as Parent
 
-    from gui.error_reporting import ErrorReporter
+    from gui.common.error_reporting import ErrorReporter
 
     parent = Parent()
     qtbot.addWidget(parent)

@@ -10,7 +10,7 @@ def test_profile_table_shows_catalog_labels_for_values_and_references(qapp, llm_
     from core.llm import classify
     from core.profile.agreement import compare, load_reference_values
     from core.profile.entries import build_profile
-    from gui.profile_model import AGREEMENT, DATABASE, FEATURE, VALUE, ProfileTableModel
+    from gui.profile.profile_model import AGREEMENT, DATABASE, FEATURE, VALUE, ProfileTableModel
 
     catalog = load_catalog()
     llm_server.add_rule("standard negation in the language", "1")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from core.catalog import load_catalog
-from gui.features_panel import FILTER_DELAY_MS, FeaturesPanel
+from gui.features.features_panel import FILTER_DELAY_MS, FeaturesPanel
 
 
 def test_search_filters_and_a_click_chooses_a_feature(qtbot) -> None:

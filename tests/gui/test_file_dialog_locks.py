@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QFileDialog, QFileSystemModel, QWidget
 
 from core import coding
 from core.store import open_project
-from gui import file_dialogs
+from gui.common import file_dialogs
 from tests.process_locks import locks_on
 
 REPO = Path(__file__).resolve().parents[2]

@@ -54,7 +54,7 @@ def test_demo_project_ingests_with_printed_pages_and_a_word_order_paragraph(demo
 
 # --- the PDF view ----------------------------------------------------------------------
 def test_pdf_view_renders_only_visible_pages_of_a_long_grammar(qtbot, shared_dir):
-    from gui.pdf_view import PdfView
+    from gui.pdf.pdf_view import PdfView
 
     view = PdfView()
     qtbot.addWidget(view)
@@ -73,7 +73,7 @@ def test_pdf_view_renders_only_visible_pages_of_a_long_grammar(qtbot, shared_dir
 
 def test_pdf_view_highlights_sit_on_the_paragraph_rects_and_zoom_keeps_the_page(qtbot, tmp_path):
     from core.demo import write_demo_grammar
-    from gui.pdf_view import Highlight, PdfView
+    from gui.pdf.pdf_view import Highlight, PdfView
 
     view = PdfView()
     qtbot.addWidget(view)
@@ -103,7 +103,7 @@ def test_pdf_view_highlights_sit_on_the_paragraph_rects_and_zoom_keeps_the_page(
 def test_worker_delivers_result_error_and_cancel_on_the_gui_thread(qtbot):
     from PySide6.QtCore import QThread
 
-    from gui.workers import WorkerPool
+    from gui.common.workers import WorkerPool
 
     pool = WorkerPool()
     seen: dict[str, object] = {}
@@ -157,7 +157,7 @@ def test_evidence_model_passes_qt_model_checks_and_marks_cited_rows(qtmodelteste
     from PySide6.QtCore import Qt
 
     from core.store import open_project, repository
-    from gui.evidence_model import EvidenceModel
+    from gui.features.evidence_model import EvidenceModel
     from core.retrieval import Hit
 
     with open_project(demo_project) as project:
@@ -174,7 +174,7 @@ def test_evidence_model_passes_qt_model_checks_and_marks_cited_rows(qtmodelteste
 
 def test_feature_model_passes_qt_model_checks(qtmodeltester):
     from core.catalog import load_catalog
-    from gui.feature_model import FeatureListModel
+    from gui.features.feature_model import FeatureListModel
 
     model = FeatureListModel()
     model.set_features(load_catalog().search("subject object verb"))
@@ -186,7 +186,7 @@ def test_feature_model_passes_qt_model_checks(qtmodeltester):
 def test_settings_round_trip_and_the_key_never_lands_in_the_settings_file(gui_store, tmp_path):
     from core.llm.settings import LlmSettings
     from core.retrieval.settings import RetrievalSettings
-    from gui.settings import AppSettings, get_api_key, load_settings, save_settings, set_api_key
+    from gui.common.settings import AppSettings, get_api_key, load_settings, save_settings, set_api_key
 
     settings = AppSettings(LlmSettings(model="llama3", base_url="http://127.0.0.1:9/v1", temperature=0.5),
                            RetrievalSettings(reranker=None, bm25_top=40, final_top=10, budget_tokens=3000),
@@ -204,7 +204,7 @@ def test_value_text_names_the_polar_question_strategies_found() -> None:
     from types import SimpleNamespace
 
     from core.llm.records import ValueRecord
-    from gui.review import value_text
+    from gui.features.review import value_text
 
     polar = SimpleNamespace(feature_id="116A*", values=[
         ValueRecord("GB257", "1", "present"), ValueRecord("GB260", "0", "absent"), ValueRecord("GB262", "0", "absent"),

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from gui.settings import PROVIDER_COMPATIBLE, AppSettings
+from gui.common.settings import PROVIDER_COMPATIBLE, AppSettings
 
 pytestmark = [
     pytest.mark.gui,
@@ -115,7 +115,7 @@ def test_real_grammar_81A_classified_on_local_server_with_review_surviving_reope
     window.close()
 
     # a fresh window on the same project shows the override and the note, with reviewer and time
-    from gui.main_window import MainWindow
+    from gui.window.main_window import MainWindow
 
     again = MainWindow(gui_store)
     qtbot.addWidget(again)
@@ -203,7 +203,7 @@ def test_settings_dialog_tests_the_connection_to_a_local_server(qtbot, main_wind
 def test_window_restores_its_layout_and_has_shortcuts_and_accessible_names(qtbot, main_window, gui_store):
     from PySide6.QtWidgets import QAbstractButton, QLineEdit
 
-    from gui.main_window import MainWindow
+    from gui.window.main_window import MainWindow
 
     window = main_window
     window.resize(780, 560)  # inside the offscreen screen (800 x 600): restoreGeometry clamps to the screen

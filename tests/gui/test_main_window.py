@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QToolBar
 
-from gui.evidence_model import SNIPPET_COLUMN
+from gui.features.evidence_model import SNIPPET_COLUMN
 
 REPO = Path(__file__).resolve().parents[2]
 SLOW_MS = 20_000

@@ -21,9 +21,10 @@ from PySide6.QtGui import QDropEvent
 from core.models import Language
 from core.store import PROJECT_SUFFIX, create_project, open_project
 from core.store.repository import list_documents
-from gui import file_dialogs, open_grammar, projects
-from gui.language_dialog import LanguageDialog
-from gui.language_line import line_text
+from gui.common import file_dialogs
+from gui.project import open_grammar, projects
+from gui.project.language_dialog import LanguageDialog
+from gui.project.language_line import line_text
 from tests.fixtures_ingest import write_sample_book
 
 SLOW_MS = 30_000

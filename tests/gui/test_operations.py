@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import QThread
 
 from core.errors import GrammarLensError
-from gui.operations import Operation, OperationRunner, replace
+from gui.common.operations import Operation, OperationRunner, replace
 
 WAIT_MS = 5000
 

@@ -9,10 +9,10 @@ import pytest
 from PySide6.QtCore import Qt
 
 from core.store import open_project, repository
-from gui.operations import OperationRunner
-from gui.pdf_toolbar import PdfToolbar
-from gui.pdf_view import PdfView
-from gui.window_state import WindowState
+from gui.common.operations import OperationRunner
+from gui.pdf.pdf_toolbar import PdfToolbar
+from gui.pdf.pdf_view import PdfView
+from gui.window.window_state import WindowState
 
 
 @pytest.fixture

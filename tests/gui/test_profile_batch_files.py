@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from core.store import open_project
-from gui import file_dialogs
-from gui.operations import OperationRunner
-from gui.profile_model import VALUE
-from gui.profile_view import ProfileView
-from gui.settings import AppSettings
+from gui.common import file_dialogs
+from gui.common.operations import OperationRunner
+from gui.profile.profile_model import VALUE
+from gui.profile.profile_view import ProfileView
+from gui.common.settings import AppSettings
 
 WAIT_MS = 30_000
 FEATURES = "81A,GB107"

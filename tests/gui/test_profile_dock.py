@@ -1,4 +1,4 @@
-"""Where the profile dock opens (gui/profile_dock.py): at 1280×800 it takes no row from the evidence list.
+"""Where the profile dock opens (gui/profile/profile_dock.py): at 1280×800 it takes no row from the evidence list.
 
 The rows are measured on a real window, offscreen: the evidence table's viewport height over its
 row height.  A screenshot of the window with the dock open is left in /tmp for a person to look at.
@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from PySide6.QtGui import QPainter
 
-from gui.profile_dock import MIN_HEIGHT, PLACED_KEY
-from gui.settings import AppSettings
+from gui.profile.profile_dock import MIN_HEIGHT, PLACED_KEY
+from gui.common.settings import AppSettings
 
 WAIT_MS = 20_000
 SCREENSHOT = "/tmp/grammarlens-window-1280x800-profile-dock.png"
@@ -93,7 +93,7 @@ def test_a_tall_window_docks_it_below_the_panels_and_the_place_is_kept(qtbot, ma
 
 def test_where_the_person_put_it_is_kept(qtbot, main_window, demo_project, gui_store) -> None:
     """Docked below by hand (double-clicking the floating dock's title), the dock comes back there."""
-    from gui.main_window import MainWindow
+    from gui.window.main_window import MainWindow
 
     window = main_window
     window.resize(1280, 800)

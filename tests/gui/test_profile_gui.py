@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from core.store import open_project
-from gui.settings import AppSettings
+from gui.common.settings import AppSettings
 from tests.fixtures_profile import PROFILE_FEATURES
 
 pytestmark = [
@@ -130,6 +130,6 @@ def test_evidence_only_batch_and_bibtex_dialog(qtbot, main_window, real_grammar_
     with qtbot.waitSignal(dialog.accepted, timeout=WAIT_MS):
         save.click()
     assert not dialog.isVisible()
-    from gui.profile_backend import get_bibtex
+    from gui.profile.profile_backend import get_bibtex
 
     assert get_bibtex(real_grammar_project).startswith("@book{vaux2023")

@@ -10,14 +10,14 @@ from types import SimpleNamespace
 from core.coding import records
 from core.profile import Estimate
 from core.profile import entries as profile_entries
-from gui.profile_summary import (ALL, FILTER_KEYS, UNCODED, estimate_text, status_choices, statuses_of,
+from gui.profile.profile_summary import (ALL, FILTER_KEYS, UNCODED, estimate_text, status_choices, statuses_of,
                                  summary_line)
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def test_the_module_imports_no_qt() -> None:
-    code = "import sys, gui.profile_summary; sys.exit('PySide6' in sys.modules)"
+    code = "import sys, gui.profile.profile_summary; sys.exit('PySide6' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], cwd=REPO).returncode == 0
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from gui.operations import OperationRunner
-from gui.profile_view import ProfileView
-from gui.settings import AppSettings
+from gui.common.operations import OperationRunner
+from gui.profile.profile_view import ProfileView
+from gui.common.settings import AppSettings
 
 WAIT_MS = 20_000
 

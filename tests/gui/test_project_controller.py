@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from core.store import PROJECT_SUFFIX
-from gui import projects
-from gui.operations import OperationRunner
-from gui.project_controller import ProjectController
-from gui.window_state import WindowState
+from gui.project import projects
+from gui.common.operations import OperationRunner
+from gui.project.project_controller import ProjectController
+from gui.window.window_state import WindowState
 
 WAIT_MS = 20_000
 

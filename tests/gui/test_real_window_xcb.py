@@ -32,7 +32,7 @@ import json, sys, time
 from pathlib import Path
 from PySide6.QtCore import QSettings
 from gui.app import build_demo_project, make_application
-from gui.main_window import MainWindow
+from gui.window.main_window import MainWindow
 app = make_application()
 started = time.monotonic()
 window = MainWindow(QSettings(sys.argv[1], QSettings.Format.IniFormat))
@@ -74,7 +74,7 @@ from PySide6.QtCore import QTimer, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from gui.app import make_application, run_app
-from gui.main_window import MainWindow
+from gui.window.main_window import MainWindow
 
 pdf, shot = sys.argv[1], sys.argv[2]
 app = make_application()
@@ -121,7 +121,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from gui.app import make_application, run_app
-from gui.main_window import MainWindow
+from gui.window.main_window import MainWindow
 from core.store.decisions import current_decisions
 
 app = make_application()

@@ -7,7 +7,7 @@ from core import coding
 from core.models import Language
 from core.store import open_project
 from core.store.repository import get_language, set_language
-from gui.language_dialog import edit_language
+from gui.project.language_dialog import edit_language
 
 SLOW_MS = 20_000
 
@@ -36,7 +36,7 @@ def test_the_cldf_folder_is_remembered_per_project_and_read_again_when_it_opens(
     assert view.references and view.reference_button.text() == "Compare: cldf"
     window.close()
 
-    from gui.main_window import MainWindow
+    from gui.window.main_window import MainWindow
 
     again = MainWindow(gui_store)  # a later session: the folder is remembered for this project
     qtbot.addWidget(again)
@@ -89,7 +89,7 @@ def test_a_language_without_glottocode_says_where_to_set_it(qtbot, main_window, 
 
 
 def test_the_language_asked_at_first_open_names_the_window_once_accepted(qtbot, main_window, demo_project) -> None:
-    from gui.language_dialog import LanguageDialog
+    from gui.project.language_dialog import LanguageDialog
 
     with open_project(demo_project) as project:  # a series list read as the title: an unsure guess
         set_language(project, Language("Chakali", "chak1271", "unsure:title-page"))

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from core import coding
 from core.store import open_project
 from core.store.backups import list_backups, make_backup
-from gui.restore_dialog import RestoreDialog, describe_reason, describe_size
+from gui.project.restore_dialog import RestoreDialog, describe_reason, describe_size
 
 SLOW_MS = 20_000
 

@@ -12,8 +12,8 @@ from PySide6.QtCore import QSettings
 
 from core.llm.settings import LlmSettings
 from core.retrieval.settings import RetrievalSettings
-from gui import settings as gui_settings
-from gui.settings import AppSettings, load_settings, save_settings
+from gui.common import settings as gui_settings
+from gui.common.settings import AppSettings, load_settings, save_settings
 
 SESSION_KEY = "sk-session-only-4242"
 
@@ -79,7 +79,8 @@ def _environment_holds_the_key() -> bool:
 def test_a_session_key_reaches_the_server_but_never_the_environment(session_key, llm_server, demo_project) -> None:
     from core.catalog import load_catalog
     from core.progress import Progress
-    from gui import backend, profile_backend
+    from gui.common import backend
+    from gui.profile import profile_backend
 
     assert "Connected" in backend.test_connection(session_key)
     llm_server.add_rule("SOV", "SOV")

@@ -19,8 +19,8 @@ REPO = Path(__file__).resolve().parents[2]
 SCRIPT = """
 import gc, json
 from core.progress import Progress
-from gui import backend
-from gui.startup_heap import freeze_startup_heap
+from gui.common import backend
+from gui.window.startup_heap import freeze_startup_heap
 before = gc.get_freeze_count()
 tracked = len(gc.get_objects())
 catalog = backend.load_catalog(Progress())

@@ -6,8 +6,8 @@ import threading
 
 from PySide6.QtCore import Qt
 
-from gui.operations import Operation, OperationRunner
-from gui.task_bar import TaskBar
+from gui.common.operations import Operation, OperationRunner
+from gui.window.task_bar import TaskBar
 
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from core.catalog import load_catalog
-from gui.review import ClassificationView
-from gui.value_panel import ValuePanel
+from gui.features.review import ClassificationView
+from gui.features.value_panel import ValuePanel
 
 
 def test_accept_waits_for_a_model_answer_and_is_done_once_the_value_is_the_models(qtbot) -> None:

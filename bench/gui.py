@@ -1,0 +1,401 @@
+"""GUI speed measurements: first page, first evidence, UI-thread stalls, a coding pass at a coder's pace.
+
+Why these: a linguist opens a 700-page grammar many times a day (the first page must be there in
+well under a second, the first feature's evidence within 3 s of the window), classification runs for
+seconds to minutes while the window must stay responsive (no stall of the UI thread over 100 ms),
+and a coder in a pass presses a key every second or faster (the next evidence must be there).
+
+Run as ``python main.py bench gui [PDF]`` (see cli/gui_commands.py).  The stall probe is a
+5 ms QTimer on the UI thread; a stall is the gap between two ticks minus the interval.  The
+classification runs against the local OpenAI-compatible server (devtools/openai_server.py)
+so the measurement needs no key, with the app's default retrieval (the MiniLM reranker) unless
+``--reranker`` says otherwise.
+
+``first_evidence_s`` is measured in child processes (``bench gui-first-evidence``), each a new app:
+*cold* is a project as ingested (no vectors, no model loaded, nothing cached), *warm* the same
+project in a new process once the first one has embedded it (the model still loads at start-up),
+*reopen* the project closed and opened again in the same process (model loaded, indexes built).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QElapsedTimer, QEventLoop, QSettings, QTimer
+
+from bench.paths import REPO, SHARED_GRAMMARS
+
+FIRST_EVIDENCE_FEATURE = "81A"
+KEY_PACES_S = (1.0, 0.5)  # seconds between two "next feature" keys of the coding-pass measurement
+KEY_STEPS = 30
+
+DEFAULT_PDF = SHARED_GRAMMARS / "078_Papuan_Malay.pdf"
+PROBE_MS = 5
+
+
+@dataclass
+class StallProbe:
+    """Records the longest gap between ticks of a UI-thread timer."""
+
+    timer: QTimer
+    clock: QElapsedTimer
+    last: int = 0
+    gaps: list[int] | None = None
+
+    @classmethod
+    def start(cls) -> "StallProbe":
+        probe = cls(QTimer(), QElapsedTimer(), 0, [])
+        probe.timer.setInterval(PROBE_MS)
+        probe.timer.timeout.connect(probe._tick)
+        probe.clock.start()
+        probe.last = 0
+        probe.timer.start()
+        return probe
+
+    def _tick(self) -> None:
+        now = self.clock.elapsed()
+        assert self.gaps is not None
+        self.gaps.append(now - self.last)
+        self.last = now
+
+    def stop(self) -> dict:
+        self.timer.stop()
+        gaps = sorted(self.gaps or [0])
+        stalls = [g - PROBE_MS for g in gaps]
+        return {
+            "ticks": len(gaps),
+            "max_stall_ms": max(stalls),
+            "p99_stall_ms": stalls[int(0.99 * (len(stalls) - 1))],
+            "stalls_over_100ms": sum(1 for s in stalls if s > 100),
+        }
+
+
+def _wait(app, predicate, timeout_s: float) -> bool:
+    """Run a nested event loop until ``predicate()`` holds (checked every 10 ms) or time runs out."""
+    if predicate():
+        return True
+    deadline = time.monotonic() + timeout_s
+    loop = QEventLoop()
+    check = QTimer()
+    check.setInterval(10)
+    check.timeout.connect(lambda: loop.quit() if predicate() or time.monotonic() > deadline else None)
+    check.start()
+    loop.exec()
+    check.stop()
+    return bool(predicate())
+
+
+def _app_settings(server_url: str, reranker: str | None) -> "object":
+    """The bench's settings: the local server, and the app's default retrieval unless ``reranker`` is given."""
+    from core.retrieval import RetrievalSettings
+    from gui.common.settings import AppSettings
+
+    settings = AppSettings.local_server(server_url, reranker=RetrievalSettings().reranker)
+    if reranker is not None:
+        settings.retrieval = settings.retrieval.with_(reranker=reranker or None)
+    return settings
+
+
+def first_evidence_child(project: Path, feature_id: str = FIRST_EVIDENCE_FEATURE, *, reranker: str | None = None,
+                         timeout_s: float = 600.0) -> dict:
+    """In a new app process: seconds from the window showing to the feature's evidence, then to its final order.
+
+    Waits until the book is embedded (the next process finds it so), then closes the project and opens
+    it again in this process (``reopen``).  Run by ``bench gui-first-evidence``.
+    """
+    from devtools.openai_server import OpenAIStubServer
+    from gui.app import make_application
+    from gui.window.main_window import MainWindow
+    from gui.common.settings import save_settings
+
+    app = make_application()
+    out: dict = {"project": str(project), "feature": feature_id}
+    with tempfile.TemporaryDirectory() as tmp:
+        server = OpenAIStubServer().start()
+        store = QSettings(str(Path(tmp) / "bench.ini"), QSettings.Format.IniFormat)
+        settings = _app_settings(server.url, reranker)
+        save_settings(settings, store)
+        out["reranker"] = settings.retrieval.reranker
+        window = MainWindow(store)
+        window.resize(1280, 800)
+        features, state = window.features, window.state
+        seen: dict[str, float] = {}
+
+        def evidence() -> None:
+            if state.hits and state.feature is not None and state.feature.id == feature_id:
+                now = time.perf_counter()
+                seen.setdefault("first", now)
+                seen.setdefault("first_provisional", float(any(h.provisional for h in state.hits)))
+                if not any(h.provisional for h in state.hits):
+                    seen.setdefault("final", now)
+
+        features.evidenceChanged.connect(evidence)
+        features.preparation.finished.connect(lambda: seen.setdefault("embedded", time.perf_counter()))
+        started = time.perf_counter()
+        window.show()
+        window.open_project(project, feature=feature_id)
+        out["open_call_s"] = round(time.perf_counter() - started, 3)  # the window's own opening, on the UI thread
+        probe = StallProbe.start()  # from here on: what the background work costs the UI thread
+        _wait(app, lambda: "final" in seen, timeout_s)
+        out["ui_stall_until_final_evidence"] = probe.stop()
+        _wait(app, lambda: features.preparation.done or features.preparation.last_error is not None, timeout_s)
+
+        def since(key: str) -> float | None:
+            return round(seen[key] - started, 3) if key in seen else None
+
+        out.update(evidence_s=since("first"), first_was_provisional=bool(seen.get("first_provisional")),
+                   final_evidence_s=since("final"), book_embedded_s=since("embedded"),
+                   paragraphs=features.preparation.embedded[1])
+        if features.preparation.last_error is not None:
+            out["preparation_error"] = str(features.preparation.last_error)
+        window.projects.close()
+        app.processEvents()
+        seen.clear()
+        started = time.perf_counter()
+        window.open_project(project, feature=feature_id)
+        _wait(app, lambda: "final" in seen, timeout_s)
+        out["reopen"] = {"evidence_s": since("first"), "final_evidence_s": since("final")}
+        window.close()
+        server.stop()
+    return out
+
+
+def measure_first_evidence(project: Path, work: Path, *, reranker: str | None = None,
+                           feature_id: str = FIRST_EVIDENCE_FEATURE) -> dict:
+    """``first_evidence_s``: cold (a project as ingested, new process) and warm (embedded, new process)."""
+    target = work / "first-evidence.grammarlens"
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{target}{suffix}").unlink(missing_ok=True)
+    shutil.copy(project, target)
+    runs: dict = {}
+    for name in ("cold", "warm"):
+        command = [sys.executable, str(REPO / "main.py"), "bench", "gui-first-evidence", str(target),
+                   "--feature", feature_id, "--json"]
+        if reranker is not None:
+            command += ["--reranker", reranker]
+        env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
+        done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=1200)
+        if done.returncode != 0:
+            runs[name] = {"error": done.stderr.strip()[-2000:]}
+            continue
+        runs[name] = json.loads(done.stdout)
+    cold, warm = runs.get("cold", {}), runs.get("warm", {})
+    return {
+        "cold": cold.get("evidence_s"), "cold_final": cold.get("final_evidence_s"),
+        "cold_book_embedded": cold.get("book_embedded_s"), "warm": warm.get("evidence_s"),
+        "warm_final": warm.get("final_evidence_s"), "reopen": (cold.get("reopen") or {}).get("evidence_s"),
+        "reopen_final": (cold.get("reopen") or {}).get("final_evidence_s"), "runs": runs,
+    }
+
+
+def measure_key_pace(app, window, interval_s: float, steps: int = KEY_STEPS, feature_set: str = "grambank") -> dict:
+    """A coding pass where "next" comes every ``interval_s``: time from each key to that feature's evidence.
+
+    Measured with the look-ahead on, once the book's preparation is over (a pass starts after the
+    project opened).  A feature whose evidence had not come when the next key came is ``missed``
+    (its evidence is never shown: the coder has moved on).  UI stalls are those of the whole pass.
+    """
+    coding, features, state = window.coding, window.features, window.state
+    _wait(app, lambda: features.preparation.done or features.preparation.last_error is not None
+          or not features.preparation.running, 600)
+    coding.lookahead.enabled = True
+    coding.lookahead.set_project(state.project_path)
+    coding.start_pass(feature_set)
+    _wait(app, lambda: state.evidence_known and not features.retrieving, 120)
+    shown: dict[str, float] = {}
+    final: dict[str, float] = {}
+
+    def evidence() -> None:
+        if state.feature is not None and state.hits:
+            now = time.perf_counter()
+            shown.setdefault(state.feature.id, now)
+            if not any(h.provisional for h in state.hits):
+                final.setdefault(state.feature.id, now)
+
+    features.evidenceChanged.connect(evidence)
+    keys: list[tuple[str | None, float]] = []
+    timer = QTimer()
+    timer.setInterval(int(interval_s * 1000))
+
+    def press() -> None:
+        if len(keys) >= steps:
+            timer.stop()
+            return
+        started = time.perf_counter()
+        keys.append((None, started))
+        keys[-1] = (coding.next(), started)
+
+    timer.timeout.connect(press)
+    probe = StallProbe.start()
+    timer.start()
+    _wait(app, lambda: len(keys) >= steps, steps * interval_s + 120)
+    timer.stop()
+    _wait(app, lambda: keys[-1][0] in final, 60)
+    stalls = probe.stop()
+    features.evidenceChanged.disconnect(evidence)
+    coding.stop_pass()
+    times, finals, missed = [], [], 0
+    for n, (fid, at) in enumerate(keys):
+        until = keys[n + 1][1] if n + 1 < len(keys) else float("inf")
+        if fid is None:
+            continue
+        if fid in shown and at <= shown[fid] <= until:
+            times.append((shown[fid] - at) * 1000)
+        else:
+            missed += 1
+        if fid in final and at <= final[fid] <= until:
+            finals.append((final[fid] - at) * 1000)
+    return {"interval_s": interval_s, "steps": len(keys), "missed": missed,
+            "median_ms": round(statistics.median(times), 1) if times else None,
+            "max_ms": round(max(times), 1) if times else None,
+            "final_median_ms": round(statistics.median(finals), 1) if finals else None,
+            "final_max_ms": round(max(finals), 1) if finals else None,
+            "depth_at_end": coding.lookahead.depth(), "ui_stalls": stalls}
+
+
+def run_bench(pdf: Path = DEFAULT_PDF, *, reranker: str | None = None, repeats: int = 3,
+              as_json: bool = False, demo: bool = False, only: str | None = None) -> int:
+    """The whole GUI bench (see the module docstring); ``only`` = "first-evidence" or "key-pace" runs one part."""
+    from core.ingest import ingest_pdf
+    from core.store import create_project
+    from gui.app import build_demo_project, make_application
+    from gui.window.main_window import MainWindow
+    from gui.common.settings import save_settings
+    from devtools.openai_server import OpenAIStubServer
+
+    app = make_application()
+    results: dict = {"pdf": "demo" if demo else str(pdf)}
+    with tempfile.TemporaryDirectory() as tmp:
+        started = time.perf_counter()
+        if demo:
+            project_path = build_demo_project(Path(tmp) / "demo")
+        else:
+            project_path = Path(tmp) / "bench.grammarlens"
+            with create_project(project_path) as project:
+                ingest_pdf(project, pdf)
+        results["ingest_s"] = round(time.perf_counter() - started, 2)
+        if only in (None, "first-evidence"):
+            results["first_evidence_s"] = measure_first_evidence(project_path, Path(tmp), reranker=reranker)
+            if only == "first-evidence":
+                return _report(results, as_json, only)
+
+        store = QSettings(str(Path(tmp) / "bench.ini"), QSettings.Format.IniFormat)
+        server = OpenAIStubServer().start()
+        server.add_rule("SOV", "SOV")
+        settings = _app_settings(server.url, reranker)
+        save_settings(settings, store)
+        results["reranker"] = settings.retrieval.reranker
+        window = MainWindow(store)
+        window.resize(1400, 900)
+        window.show()
+        _wait(app, lambda: window.catalog is not None, 30)
+        if only == "key-pace":
+            window.open_project(project_path)
+            results["key_pace"] = [measure_key_pace(app, window, pace) for pace in KEY_PACES_S]
+            window.close()
+            server.stop()
+            return _report(results, as_json, only)
+
+        # 1. first page of the ingested grammar (the project is closed and reopened each time)
+        times = []
+        for _ in range(repeats):
+            window.projects.close()
+            app.processEvents()
+            window.open_project(project_path)
+            _wait(app, lambda: window.first_page_seconds is not None, 30)
+            times.append(window.first_page_seconds or float("nan"))
+        results["pages"] = window.pdf_view.page_count
+        results["first_page_s"] = {"median": round(statistics.median(times), 3), "max": round(max(times), 3),
+                                   "runs": [round(t, 3) for t in times]}
+
+        # 2. UI stalls while retrieval (with the reranker) and classification run in the background
+        probe = StallProbe.start()
+        started = time.perf_counter()
+        window.select_feature("81A")  # retrieval; the first one loads the embedding model
+        _wait(app, lambda: not window.features.retrieving, 300)
+        results["retrieve_s"] = round(time.perf_counter() - started, 2)
+        results["ui_stall_during_first_retrieval"] = probe.stop()
+        probe = StallProbe.start()
+        started = time.perf_counter()
+        window.features.classify()
+        ok = _wait(app, lambda: not window.features.classifying, 300)
+        results["classify_s"] = round(time.perf_counter() - started, 2)
+        results["ui_stall_during_classification"] = probe.stop()
+        results["value"] = window.value_panel.value_label.text() if ok else "timed out"
+        from bench.gui_coding import measure_next_feature
+
+        results["next_feature"] = measure_next_feature(app, window, _wait)  # 3. a coding pass, look-ahead on/off
+        results["key_pace"] = [measure_key_pace(app, window, pace) for pace in KEY_PACES_S]  # 4. at a coder's pace
+        window.close()
+        server.stop()
+    return _report(results, as_json, only)
+
+
+def _report(results: dict, as_json: bool, only: str | None) -> int:
+    """Print the figures; the exit code says whether a target was missed."""
+    fe = results.get("first_evidence_s")
+    fe_fails = fe is not None and not (isinstance(fe.get("cold"), float) and fe["cold"] <= 3.0)
+    if as_json:
+        print(json.dumps(results, indent=2))
+    elif only is not None:
+        _print_first_evidence(fe)
+        for pace in results.get("key_pace", []):
+            _print_key_pace(pace)
+    else:
+        fp = results["first_page_s"]
+        stall = results["ui_stall_during_classification"]
+        first = results["ui_stall_during_first_retrieval"]
+        print(f"grammar: {Path(results['pdf']).name} ({results['pages']} pages), ingest {results['ingest_s']} s")
+        print(f"first page shown: median {fp['median']} s, max {fp['max']} s (target < 1 s)")
+        print(f"classification ({results['classify_s']} s, reranker {results['reranker']}): "
+              f"max UI stall {stall['max_stall_ms']} ms, p99 {stall['p99_stall_ms']} ms, "
+              f"{stall['stalls_over_100ms']} stalls over 100 ms (target 0); value {results['value']}")
+        print(f"first retrieval ({results['retrieve_s']} s, indexes, any reranker): max UI stall "
+              f"{first['max_stall_ms']} ms, p99 {first['p99_stall_ms']} ms, "
+              f"{first['stalls_over_100ms']} over 100 ms (target 0)")
+        nf = results["next_feature"]
+        print(f"coding pass, next feature to its evidence shown ({nf['feature_set']}, {nf['steps']} steps): with "
+              f"look-ahead median {nf['lookahead']['median_ms']} ms, max {nf['lookahead']['max_ms']} ms (target "
+              f"< 100 ms); without: median {nf['no_lookahead']['median_ms']} ms, max {nf['no_lookahead']['max_ms']} ms")
+        _print_first_evidence(fe)
+        for pace in results["key_pace"]:
+            _print_key_pace(pace)
+    if only is not None:
+        return 1 if fe_fails or any(p["ui_stalls"]["stalls_over_100ms"] for p in results.get("key_pace", [])) else 0
+    fails = fe_fails or results["first_page_s"]["max"] >= 1.0 or any(
+        results[key]["stalls_over_100ms"] > 0
+        for key in ("ui_stall_during_classification", "ui_stall_during_first_retrieval"))
+    return 1 if fails else 0
+
+
+def _print_first_evidence(fe: dict | None) -> None:
+    if not fe:
+        return
+    for name in ("cold", "warm"):
+        run = fe["runs"].get(name, {})
+        if "error" in run:
+            print(f"first evidence, {name}: failed: {run['error'].splitlines()[-1] if run['error'] else ''}")
+    print(f"first evidence after the window shows (target <= 3 s): cold {fe['cold']} s (re-ranked "
+          f"{fe['cold_final']} s, book embedded {fe['cold_book_embedded']} s); warm {fe['warm']} s (re-ranked "
+          f"{fe['warm_final']} s); reopened {fe['reopen']} s (re-ranked {fe['reopen_final']} s)")
+    cold = fe["runs"].get("cold", {}).get("ui_stall_until_final_evidence")
+    if cold:
+        print(f"  UI stalls from the project's opening to the re-ranked evidence (cold): "
+              f"max {cold['max_stall_ms']} ms, {cold['stalls_over_100ms']} over 100 ms")
+
+
+def _print_key_pace(pace: dict) -> None:
+    stalls = pace["ui_stalls"]
+    print(f"coding pass, a key every {pace['interval_s']} s over {pace['steps']} features: evidence median "
+          f"{pace['median_ms']} ms, max {pace['max_ms']} ms, {pace['missed']} missed (re-ranked order: median "
+          f"{pace['final_median_ms']} ms, max {pace['final_max_ms']} ms); look-ahead depth {pace['depth_at_end']}; "
+          f"UI stalls max {stalls['max_stall_ms']} ms, {stalls['stalls_over_100ms']} over 100 ms")

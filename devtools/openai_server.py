@@ -1,0 +1,495 @@
+"""A real OpenAI-compatible chat-completions server on 127.0.0.1 for tests, benchmarks and screenshots.
+
+It lives in the app (not under tests/) because ``bench gui``, ``bench batch`` and the screenshot
+script run against it, and the frozen app excludes the tests package.
+
+It is a stdlib ``ThreadingHTTPServer`` in a background thread that speaks enough of the
+protocol for the ``openai`` package (``POST /v1/chat/completions``, ``GET /v1/models``, and the
+Batch API: ``POST /v1/files``, ``GET /v1/files/ID/content``, ``POST /v1/batches``, ``GET
+/v1/batches/ID``) and can be scripted to misbehave, so the whole LLM path is exercised over real HTTP.
+
+API (the ``llm_server`` fixture in ``tests/fixtures_llm.py`` yields a reset instance)::
+
+    server.url                         # "http://127.0.0.1:PORT/v1", pass as base_url
+    server.add_rule("verb-final", "SOV")          # prompts containing the text get this value,
+    server.add_rule("Tone", {"Tone": "1"})        # multi-label: {strategy label: "1"/"0"}
+    server.answer_fn = lambda request: "..."      # or compute any reply from the request JSON
+    server.enqueue(429, 429)            # the next two requests get 429 (with Retry-After: 0)
+    server.enqueue({"status": 500}, {"delay": 2.0}, {"content": "```json {...} ```"},
+                   {"empty": True}, {"no_choices": True})   # one-shot behaviours, in order
+    server.enqueue({"wait": event})     # hold the reply until event.set() (at most 60 s): a test can act
+                                        # while a client is known to be waiting (e.g. kill it mid-request)
+    server.enqueue({"body": {"choices": {"x": 1}}}, {"body": b"<html>", "content_type": "text/html"})
+                                        # a canned 200 reply, whatever the request: any value as JSON, or
+                                        # bytes sent as they are (Content-Type application/json unless given)
+    server.json_schema = "honour" | "reject" | "ignore"      # how response_format is treated
+    server.models = {"gpt-4o", "llama3"}   # other model names get 404 (None: any model)
+    server.require_key = "sk-test"         # requests without this Bearer key get 401
+    server.context_limit = 2000            # prompts over this many tokens (chars/4) get a 400
+    server.requests                        # JSON bodies received, in order (with "_auth"); a chat request
+                                           # is logged only if it arrived whole with a list of messages
+    server.reset()                         # back to defaults (the fixture does this per test)
+    server.batch_outcome = "completed" | "failed" | "expired"   # how the next batches end
+    server.batch_polls = 1                 # retrievals that still show "in_progress" before the end
+    server.batch_line_errors = {"custom id"}   # these requests get an error line in the error file
+    server.files, server.batches           # what was uploaded and created
+
+A rule's answer cites the prompt paragraphs whose text contains the rule's text (or
+``cite=[numbers]``).  JSON-schema requests get a JSON object that fits the schema; others get
+the paper's text format ending in ``Conclusion: <value>``.  Unmatched prompts are answered
+"Not enough information".  Run ``python -m devtools.openai_server --rule "verb-final=SOV"`` to
+serve by hand (e.g. for GUI screenshots).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Callable
+
+_PARAGRAPH = re.compile(r'<paragraph number="(\d+)" page="[^"]*">\n(.*?)\n</paragraph>', re.S)
+NOT_ENOUGH = "Not enough information"
+
+
+@dataclass
+class Rule:
+    contains: str
+    value: str | dict[str, str]
+    cite: list[int] | None = None  # None: the paragraphs that contain ``contains``
+    reasoning: str = ""
+
+
+@dataclass
+class _State:
+    rules: list[Rule] = field(default_factory=list)
+    queue: deque = field(default_factory=deque)
+    requests: list[dict] = field(default_factory=list)
+    answer_fn: Callable[[dict], str | dict] | None = None
+    json_schema: str = "honour"
+    models: set[str] | None = None
+    require_key: str | None = None
+    context_limit: int | None = None
+    files: dict[str, dict] = field(default_factory=dict)  # id -> {"content": bytes, "filename", "purpose", ...}
+    batches: dict[str, dict] = field(default_factory=dict)  # id -> the Batch object (JSON) plus "_polls"
+    batch_outcome: str = "completed"
+    batch_polls: int = 1
+    batch_line_errors: set[str] = field(default_factory=set)
+
+
+class OpenAIStubServer:
+    """See the module docstring. Start with :meth:`start`, stop with :meth:`stop`."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        self._lock = threading.Lock()
+        self._state = _State()
+        outer = self
+
+        class Handler(_Handler):
+            server_api = outer
+
+        self._httpd = ThreadingHTTPServer((host, port), Handler)
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name="openai-stub", daemon=True)
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def start(self) -> "OpenAIStubServer":
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    @property
+    def port(self) -> int:
+        return int(self._httpd.server_address[1])
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def reset(self) -> None:
+        with self._lock:
+            self._state = _State()
+
+    # -- scripting ---------------------------------------------------------------------------
+    def add_rule(self, contains: str, value: str | dict[str, str], cite: list[int] | None = None,
+                 reasoning: str = "") -> None:
+        with self._lock:
+            self._state.rules.append(Rule(contains, value, cite, reasoning))
+
+    def enqueue(self, *behaviours: int | dict) -> None:
+        with self._lock:
+            for b in behaviours:
+                self._state.queue.append({"status": b} if isinstance(b, int) else dict(b))
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _State.__dataclass_fields__:
+            return getattr(self.__dict__["_state"], name)
+        raise AttributeError(name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _State.__dataclass_fields__ and "_state" in self.__dict__:
+            setattr(self._state, name, value)
+        else:
+            super().__setattr__(name, value)
+
+    @property
+    def chat_requests(self) -> list[dict]:
+        return [r for r in self._state.requests if r.get("_path", "").endswith("chat/completions")]
+
+    # -- the Batch API -----------------------------------------------------------------------
+    def add_file(self, content: bytes, filename: str, purpose: str) -> dict:
+        with self._lock:
+            file_id = f"file-{len(self._state.files) + 1:06d}"
+            self._state.files[file_id] = {"content": content, "filename": filename, "purpose": purpose,
+                                          "created_at": int(time.time())}
+        return self.file_object(file_id)
+
+    def file_object(self, file_id: str) -> dict:
+        f = self._state.files[file_id]
+        return {"id": file_id, "object": "file", "bytes": len(f["content"]), "created_at": f["created_at"],
+                "filename": f["filename"], "purpose": f["purpose"], "status": "processed"}
+
+    def create_batch(self, request: dict) -> tuple[int, dict]:
+        input_id = str(request.get("input_file_id", ""))
+        if input_id not in self._state.files:
+            return 400, {"error": {"message": f"No such File object: {input_id}", "type": "invalid_request_error"}}
+        if request.get("endpoint") != "/v1/chat/completions":
+            return 400, {"error": {"message": f"Unsupported endpoint {request.get('endpoint')!r}",
+                                   "type": "invalid_request_error"}}
+        lines = [ln for ln in self._state.files[input_id]["content"].splitlines() if ln.strip()]
+        with self._lock:
+            batch_id = f"batch_{len(self._state.batches) + 1:06d}"
+            self._state.batches[batch_id] = {
+                "id": batch_id, "object": "batch", "endpoint": request["endpoint"], "input_file_id": input_id,
+                "completion_window": request.get("completion_window", "24h"), "status": "validating",
+                "created_at": int(time.time()), "output_file_id": None, "error_file_id": None, "errors": None,
+                "request_counts": {"total": len(lines), "completed": 0, "failed": 0},
+                "metadata": request.get("metadata"), "_polls": 0,
+            }
+        return 200, self.batch_object(batch_id)
+
+    def batch_object(self, batch_id: str) -> dict:
+        return {k: v for k, v in self._state.batches[batch_id].items() if not k.startswith("_")}
+
+    def poll_batch(self, batch_id: str) -> dict:
+        """A retrieval: the batch advances validating -> in_progress -> its scripted outcome."""
+        batch = self._state.batches[batch_id]
+        if batch["status"] in ("completed", "failed", "expired", "cancelled"):
+            return self.batch_object(batch_id)
+        batch["_polls"] += 1
+        if batch["_polls"] <= self._state.batch_polls:
+            batch["status"] = "in_progress"
+            batch.setdefault("in_progress_at", int(time.time()))
+            return self.batch_object(batch_id)
+        outcome = self._state.batch_outcome
+        now = int(time.time())
+        if outcome == "failed":
+            batch.update(status="failed", failed_at=now, errors={"object": "list", "data": [
+                {"code": "invalid_json_line", "message": "This line is not parseable as valid JSON.", "line": 1,
+                 "param": None}]})
+            return self.batch_object(batch_id)
+        self._run_batch(batch, partial=outcome == "expired")
+        if outcome == "expired":
+            batch.update(status="expired", expired_at=now)
+        else:
+            batch.update(status="completed", completed_at=now)
+        return self.batch_object(batch_id)
+
+    def _run_batch(self, batch: dict, *, partial: bool) -> None:
+        """Answer every request line as the chat endpoint would; an expired batch answers only half."""
+        lines = [ln for ln in self._state.files[batch["input_file_id"]]["content"].splitlines() if ln.strip()]
+        if partial:
+            lines = lines[: len(lines) // 2]
+        out, errors = [], []
+        for i, line in enumerate(lines):
+            request = json.loads(line)
+            custom_id = request.get("custom_id")
+            if custom_id in self._state.batch_line_errors:
+                errors.append({"id": f"batch_req_{i}", "custom_id": custom_id, "response": None,
+                               "error": {"code": "server_error", "message": "The request could not be processed."}})
+                continue
+            body = request.get("body") or {}
+            content, completion_tokens = self.answer(body)
+            prompt_tokens = sum(len(str(m.get("content", ""))) for m in body.get("messages", [])) // 4
+            out.append({"id": f"batch_req_{i}", "custom_id": custom_id, "error": None, "response": {
+                "status_code": 200, "request_id": f"req_{i}", "body": {
+                    "id": f"chatcmpl-{i}", "object": "chat.completion", "created": int(time.time()),
+                    "model": body.get("model", ""), "choices": [{"index": 0, "finish_reason": "stop", "message": {
+                        "role": "assistant", "content": content}}],
+                    "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                              "total_tokens": prompt_tokens + completion_tokens}}}})
+        if out:
+            batch["output_file_id"] = self.add_file(_jsonl(out), "batch_output.jsonl", "batch_output")["id"]
+        if errors:
+            batch["error_file_id"] = self.add_file(_jsonl(errors), "batch_errors.jsonl", "batch_output")["id"]
+        batch["request_counts"] = {"total": batch["request_counts"]["total"], "completed": len(out),
+                                   "failed": len(errors)}
+
+    # -- answering ---------------------------------------------------------------------------
+    def _next_behaviour(self) -> dict | None:
+        with self._lock:
+            return self._state.queue.popleft() if self._state.queue else None
+
+    def answer(self, request: dict) -> tuple[str, int]:
+        """The reply content for a request, and its completion token count."""
+        state = self._state
+        if state.answer_fn is not None:
+            produced = state.answer_fn(request)
+            content = produced if isinstance(produced, str) else json.dumps(produced)
+            return content, max(1, len(content) // 4)
+        user = "\n".join(str(m.get("content", "")) for m in request.get("messages", []) if m.get("role") == "user")
+        paragraphs = {int(n): text for n, text in _PARAGRAPH.findall(user)}
+        rule = next((r for r in state.rules if r.contains in user), None)
+        value: str | dict = rule.value if rule else NOT_ENOUGH
+        cites = rule.cite if rule and rule.cite is not None else sorted(
+            n for n, text in paragraphs.items() if rule and rule.contains in text)
+        reasoning = (rule.reasoning if rule and rule.reasoning else
+                     f"The grammar states this in paragraphs {cites}." if cites else "Judging from what I know.")
+        schema = _schema_of(request)
+        if schema is not None and state.json_schema == "honour":
+            props = schema.get("properties", {})
+            obj: dict[str, Any] = {"reasoning": reasoning}
+            if "cited_paragraphs" in props:
+                obj["cited_paragraphs"] = cites
+            if "strategies" in props:
+                names = list(props["strategies"].get("properties", {}))
+                given = value if isinstance(value, dict) else {}
+                obj["strategies"] = {n: str(given.get(n, NOT_ENOUGH if value == NOT_ENOUGH else "0")) for n in names}
+            else:
+                obj["value"] = value if isinstance(value, str) else NOT_ENOUGH
+            content = json.dumps(obj)
+        else:
+            conclusion = value if isinstance(value, str) else ", ".join(f"{k}: {v}" for k, v in value.items())
+            cite_line = f"Paragraphs: {', '.join(map(str, cites))}\n" if cites else ""
+            content = f"{reasoning}\n{cite_line}Conclusion: {conclusion}"
+        return content, max(1, len(content) // 4)
+
+
+def _multipart_fields(content_type: str, raw: bytes) -> dict[str, tuple[str | None, bytes]]:
+    """name -> (filename, bytes) of a multipart/form-data body (what ``files.create`` uploads)."""
+    from email.parser import BytesParser
+    from email.policy import HTTP
+
+    message = BytesParser(policy=HTTP).parsebytes(b"Content-Type: " + content_type.encode("latin-1") + b"\r\n\r\n"
+                                                  + raw)
+    fields: dict[str, tuple[str | None, bytes]] = {}
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        if name:
+            fields[str(name)] = (part.get_filename(), part.get_payload(decode=True) or b"")
+    return fields
+
+
+def _schema_of(request: dict) -> dict | None:
+    fmt = request.get("response_format") or {}
+    if fmt.get("type") == "json_schema":
+        return (fmt.get("json_schema") or {}).get("schema") or {}
+    return None
+
+
+def _jsonl(rows: list[dict]) -> bytes:
+    return b"".join(json.dumps(r).encode("utf-8") + b"\n" for r in rows)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server_api: OpenAIStubServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args: Any) -> None:  # keep test output clean
+        pass
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server naming
+        api = self.server_api
+        api._state.requests.append({"_path": self.path, "_auth": self.headers.get("Authorization", "")})
+        path = self.path.split("?")[0].rstrip("/")
+        parts = path.split("/")
+        if path.endswith("/models"):
+            names = sorted(api.models) if api.models else ["stub-model"]
+            self._json(200, {"object": "list", "data": [{"id": n, "object": "model", "owned_by": "stub"} for n in names]})
+        elif not self._authorised():
+            return
+        elif len(parts) >= 2 and parts[-2] == "batches":
+            if parts[-1] not in api._state.batches:
+                self._json(404, {"error": {"message": f"No batch found with id '{parts[-1]}'.",
+                                           "type": "invalid_request_error"}})
+            else:
+                self._json(200, api.poll_batch(parts[-1]))
+        elif len(parts) >= 3 and parts[-3] == "files" and parts[-1] == "content":
+            f = api._state.files.get(parts[-2])
+            if f is None:
+                self._json(404, {"error": {"message": f"No such File object: {parts[-2]}",
+                                           "type": "invalid_request_error"}})
+            else:
+                self._bytes(200, f["content"], "application/octet-stream")
+        elif len(parts) >= 2 and parts[-2] == "files" and parts[-1] in api._state.files:
+            self._json(200, api.file_object(parts[-1]))
+        else:
+            self._json(404, {"error": {"message": f"no route {self.path}", "type": "invalid_request_error"}})
+
+    def _authorised(self) -> bool:
+        key = self.server_api._state.require_key
+        if key is not None and self.headers.get("Authorization", "") != f"Bearer {key}":
+            self._json(401, {"error": {"message": "Incorrect API key provided.", "type": "invalid_request_error",
+                                       "code": "invalid_api_key"}})
+            return False
+        return True
+
+    def do_POST(self) -> None:  # noqa: N802
+        api = self.server_api
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            self._json(400, {"error": {"message": "bad Content-Length", "type": "invalid_request_error"}})
+            return
+        raw = self.rfile.read(length) if length > 0 else b""
+        if len(raw) < length:
+            # The client went away mid-request (a killed process): what arrived is not a request.  It used
+            # to be logged as one ("{}" for an empty read, without messages), which made a test counting the
+            # prompts received fail with KeyError: 'messages' once in a few runs on a busy machine.
+            self.close_connection = True
+            return
+        path = self.path.split("?")[0].rstrip("/")
+        if path.endswith("/files"):
+            api._state.requests.append({"_path": self.path, "_auth": self.headers.get("Authorization", "")})
+            if not self._authorised():
+                return
+            fields = _multipart_fields(self.headers.get("Content-Type", ""), raw)
+            if "file" not in fields:
+                self._json(400, {"error": {"message": "No file uploaded.", "type": "invalid_request_error"}})
+                return
+            purpose = fields.get("purpose", (None, b"batch"))[1].decode("utf-8")
+            self._json(200, api.add_file(fields["file"][1], fields["file"][0] or "upload.jsonl", purpose))
+            return
+        try:
+            request = json.loads(raw or b"{}")
+        except ValueError:
+            self._json(400, {"error": {"message": "invalid JSON body", "type": "invalid_request_error"}})
+            return
+        if not isinstance(request, dict):
+            self._json(400, {"error": {"message": "the body is not a JSON object", "type": "invalid_request_error"}})
+            return
+        chat = self.path.rstrip("/").endswith("chat/completions")
+        if chat and not (isinstance(request.get("messages"), list)
+                         and all(isinstance(m, dict) for m in request["messages"])):
+            self._json(400, {"error": {"message": "'messages' is a required property (a list of messages)",
+                                       "type": "invalid_request_error", "param": "messages"}})
+            return  # not logged: server.requests holds only well-formed requests
+        request["_path"] = self.path
+        request["_auth"] = self.headers.get("Authorization", "")
+        api._state.requests.append(request)
+        if path.endswith("/batches"):
+            if self._authorised():
+                self._json(*api.create_batch(request))
+            return
+        if not chat:
+            self._json(404, {"error": {"message": f"no route {self.path}", "type": "invalid_request_error"}})
+            return
+        state = api._state
+        if state.require_key is not None and request["_auth"] != f"Bearer {state.require_key}":
+            self._json(401, {"error": {"message": "Incorrect API key provided.", "type": "invalid_request_error",
+                                       "code": "invalid_api_key"}})
+            return
+        model = str(request.get("model", ""))
+        if state.models is not None and model not in state.models:
+            self._json(404, {"error": {"message": f"The model `{model}` does not exist.",
+                                       "type": "invalid_request_error", "code": "model_not_found"}})
+            return
+        behaviour = api._next_behaviour() or {}
+        if behaviour.get("wait") is not None:
+            behaviour["wait"].wait(timeout=60)
+        if behaviour.get("delay"):
+            time.sleep(float(behaviour["delay"]))
+        status = behaviour.get("status")
+        if status:
+            messages = {401: "Incorrect API key provided.", 404: f"The model `{model}` does not exist.",
+                        429: "Rate limit reached for requests.", 500: "The server had an error.",
+                        503: "The server is overloaded."}
+            headers = {"Retry-After": str(behaviour.get("retry_after", 0))} if status == 429 else {}
+            self._json(status, {"error": {"message": messages.get(status, "error"), "type": "server_error",
+                                          "code": None}}, headers)
+            return
+        if "body" in behaviour:  # a canned reply of any shape (garbage a client must survive)
+            canned = behaviour["body"]
+            data = canned if isinstance(canned, bytes) else json.dumps(canned).encode("utf-8")
+            self._bytes(200, data, str(behaviour.get("content_type", "application/json")))
+            return
+        prompt_tokens = sum(len(str(m.get("content", ""))) for m in request.get("messages", [])) // 4
+        if behaviour.get("context_error") or (state.context_limit and prompt_tokens > state.context_limit):
+            limit = state.context_limit or 1000
+            self._json(400, {"error": {"message": f"This model's maximum context length is {limit} tokens. However, "
+                                                  f"your messages resulted in {prompt_tokens} tokens.",
+                                       "type": "invalid_request_error", "code": "context_length_exceeded"}})
+            return
+        if _schema_of(request) is not None and state.json_schema == "reject":
+            self._json(400, {"error": {"message": "response_format json_schema is not supported by this server",
+                                       "type": "invalid_request_error", "code": None}})
+            return
+        if behaviour.get("no_choices"):
+            self._json(200, {"id": "chatcmpl-stub", "object": "chat.completion", "created": int(time.time()),
+                             "model": model, "choices": []})
+            return
+        if "content" in behaviour:
+            content, completion_tokens = str(behaviour["content"]), max(1, len(str(behaviour["content"])) // 4)
+        elif behaviour.get("empty"):
+            content, completion_tokens = "", 0
+        else:
+            try:
+                content, completion_tokens = api.answer(request)
+            except Exception as exc:  # noqa: BLE001 - a broken test rule must show up as a server error
+                self._json(500, {"error": {"message": f"stub answer failed: {exc!r}", "type": "server_error"}})
+                return
+        self._json(200, {
+            "id": "chatcmpl-stub", "object": "chat.completion", "created": int(time.time()), "model": model,
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                      "total_tokens": prompt_tokens + completion_tokens},
+        })
+
+    def _json(self, status: int, body: dict, headers: dict[str, str] | None = None) -> None:
+        self._bytes(status, json.dumps(body).encode("utf-8"), "application/json", headers)
+
+    def _bytes(self, status: int, data: bytes, content_type: str, headers: dict[str, str] | None = None) -> None:
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            for k, v in (headers or {}).items():
+                self.send_header(k, v)
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (a timeout test); nothing to do
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Serve a scriptable OpenAI-compatible stub on 127.0.0.1.")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--rule", action="append", default=[], metavar="TEXT=VALUE",
+                        help="answer VALUE when the prompt contains TEXT (repeatable)")
+    parser.add_argument("--json-schema", choices=["honour", "reject", "ignore"], default="honour")
+    args = parser.parse_args(argv)
+    server = OpenAIStubServer(port=args.port)
+    for rule in args.rule:
+        text, _, value = rule.partition("=")
+        server.add_rule(text, value)
+    server.json_schema = args.json_schema
+    server.start()
+    print(f"OpenAI-compatible stub serving at {server.url} (Ctrl+C to stop)", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""What every room shares: background workers and operations, file choosers, errors, settings."""

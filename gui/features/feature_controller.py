@@ -1,0 +1,208 @@
+"""What happens for the chosen feature: its stored model answer, its evidence, a classification.
+
+Why a controller: choosing a feature starts work whose results arrive later, possibly after
+the person has chosen another feature or closed the project; this object keeps the one
+retrieval and the one classification of the current feature as operations, drops late results
+of an earlier feature, and keeps the :class:`gui.window.window_state.WindowState` right.  The panels
+listen to its signals; it never touches a widget.  The linguist's own values, pins and the coding
+pass are :class:`gui.coding.coding_controller.CodingController`'s.
+
+Evidence comes in two steps when the embedding model is not ready for a feature (still loading, or
+its candidates not embedded yet): the BM25-and-vocabulary order first, at once (hits marked
+``provisional``; the evidence list says "reranking…"), then the re-ranked order replacing it.  A
+project being opened is prepared in the background (:class:`gui.project.book_preparation.BookPreparation`:
+indexes, the model, every paragraph's vector), so that from then on one step is enough.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Callable
+
+from PySide6.QtCore import QObject, Signal
+
+from core.catalog.model import Feature
+from core.llm.records import Classification
+from gui.common import backend
+from gui.features import review
+from gui.project.book_preparation import BookPreparation
+from gui.common.operations import Operation, OperationRunner, replace
+from gui.project.project_controller import ProjectController
+from gui.common.settings import AppSettings, llm_configured
+from gui.window.window_state import WindowState
+
+
+class FeatureController(QObject):
+    """Retrieval and classification of ``state.feature``."""
+
+    featureChanged = Signal()  # state.feature changed; its evidence and value are not known yet
+    evidenceChanged = Signal()  # state.hits (and marks) changed: show them and bring the best one into view
+    marksChanged = Signal()  # only which paragraphs are cited or pinned changed
+    valueChanged = Signal(object)  # a review.ClassificationView, or None
+    retrievalFinished = Signal()  # the feature's evidence is shown (maybe provisional: the re-ranked order follows)
+    rerankFinished = Signal()  # the re-ranked order replaced the provisional evidence (or failed to)
+    classificationFinished = Signal()
+    classifyingChanged = Signal(bool)
+    failed = Signal(str, object)  # title, exception
+    message = Signal(str, int)
+
+    def __init__(self, state: WindowState, runner: OperationRunner, projects: ProjectController,
+                 settings: Callable[[], AppSettings], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.state, self.runner, self.projects, self.settings = state, runner, projects, settings
+        self._retrieval: Operation | None = None
+        self._rerank: Operation | None = None
+        self._classification: Operation | None = None
+        # evidence retrieved ahead of time (the coding pass's look-ahead), asked before retrieving
+        self.prefetched: Callable[[Feature], list | None] = lambda _feature: None
+        self.preparation = BookPreparation(runner, settings, self)
+        projects.aboutToClose.connect(self.cancel)
+        projects.opened.connect(lambda path: self.preparation.start(Path(path)))
+        projects.ingestFinished.connect(
+            lambda added: added and self.preparation.start(self.state.project_path, again=True))
+        self.preparation.warm_model()  # the app is starting: the model loads while the window opens
+
+    @property
+    def retrieving(self) -> bool:
+        """True until the feature's evidence is final (the re-ranked order included)."""
+        return any(op is not None and op.running for op in (self._retrieval, self._rerank))
+
+    @property
+    def reranking(self) -> bool:
+        """True while provisional evidence waits for its re-ranked order."""
+        return self._rerank is not None and self._rerank.running
+
+    @property
+    def classifying(self) -> bool:
+        return self._classification is not None and self._classification.running
+
+    def cancel(self) -> None:
+        """Stop the current feature's work and the project's preparation (the project is closing)."""
+        self.preparation.cancel()
+        for operation in (self._retrieval, self._rerank, self._classification):
+            if operation is not None:
+                operation.cancel()
+
+    # ------------------------------------------------------------------ choosing
+    def choose(self, feature: Feature | None) -> None:
+        """Show ``feature``: its stored value and evidence if it was classified, else retrieve its evidence."""
+        self._stop_rerank()
+        self.state.choose_feature(feature)
+        self.featureChanged.emit()
+        self.valueChanged.emit(None)
+        self.evidenceChanged.emit()
+        if feature is None or not self.state.has_grammar:
+            return
+        if not self._show_stored():
+            self.retrieve()
+
+    def _show_stored(self) -> bool:
+        """Show the newest stored classification; true when it brought its evidence along."""
+        project, feature = self.projects.project, self.state.feature
+        if project is None or feature is None:
+            return False
+        stored = review.latest_classification(project, feature.id)
+        if stored is None:
+            return False
+        self._show_classification(stored)
+        return bool(self.state.hits)
+
+    # ------------------------------------------------------------------ retrieval
+    def retrieve(self) -> Operation | None:
+        """Find the evidence of the current feature in the background (a running retrieval is replaced).
+
+        BM25 and vocabulary first when the embedding model would make the person wait; the re-ranked
+        order follows (see the module docstring).
+        """
+        path, feature, settings = self.state.project_path, self.state.feature, self.settings()
+        if path is None or feature is None:
+            return None
+        self.preparation.ensure()  # new settings (another model) need their own preparation
+
+        def done(hits: list) -> None:
+            if self.state.is_current(feature):
+                self.state.set_hits(hits)
+                self.evidenceChanged.emit()
+                self.retrievalFinished.emit()
+                if any(h.provisional for h in hits):
+                    self._start_rerank(path, feature, settings)
+
+        self._stop_rerank()
+        ready = self.prefetched(feature)
+        if ready is not None:  # shown at once, without a worker round trip
+            if self._retrieval is not None:
+                self._retrieval.cancel()
+            done(ready)
+            return None
+        self._retrieval = replace(self._retrieval, Operation(
+            self.runner, lambda progress: backend.retrieve(path, feature, settings, progress, wait_for_model=False))
+            .success(done).failure(lambda exc: self.failed.emit("Retrieval failed", exc))
+            .with_progress(f"Finding evidence for {feature.id}"))
+        return self._retrieval
+
+    def _start_rerank(self, path: Path, feature: Feature, settings: AppSettings) -> None:
+        """Re-rank the provisional evidence on screen with the embedding model, quietly (no task bar)."""
+        operation: Operation = Operation(self.runner, lambda progress: backend.retrieve(path, feature, settings,
+                                                                                        progress))
+
+        def wanted() -> bool:
+            return self._rerank is operation and self.state.is_current(feature)
+
+        def done(hits: list) -> None:
+            if wanted():
+                self._rerank = None  # re-ranked: ``reranking`` is over for whoever the signals reach
+                if self.state.classification is None:  # a classification's own evidence is not replaced
+                    self.state.set_hits(hits)
+                    self.evidenceChanged.emit()
+                self.rerankFinished.emit()
+
+        def failed(exc: BaseException) -> None:
+            if wanted():
+                self._rerank = None
+                if any(h.provisional for h in self.state.hits):
+                    self.state.set_hits([dataclasses.replace(h, provisional=False) for h in self.state.hits])
+                    self.evidenceChanged.emit()  # the BM25 order stays, no longer waiting for anything
+                self.rerankFinished.emit()
+                self.failed.emit("Re-ranking failed (the evidence is in BM25 and vocabulary order)", exc)
+
+        self._stop_rerank()
+        self._rerank = operation.success(done).failure(failed).run_in_background()
+
+    def _stop_rerank(self) -> None:
+        """Drop the re-ranking of earlier evidence (another feature, or new evidence for this one)."""
+        if self._rerank is not None:
+            self._rerank.cancel()
+            self._rerank = None
+
+    # ------------------------------------------------------------------ classification
+    def classify(self) -> Operation | None:
+        """Ask the model for the current feature's value (one classification at a time)."""
+        path, feature, settings = self.state.project_path, self.state.feature, self.settings()
+        if path is None or feature is None or not self.state.documents or self.classifying:
+            return None
+        if not llm_configured(settings):
+            self.message.emit("No language model is set up; see Settings (Ctrl+,).", 8000)
+            return None
+
+        def done(result: Classification) -> None:
+            if self.state.is_current(feature):
+                self._show_classification(result)
+                self.classificationFinished.emit()
+
+        self.classifyingChanged.emit(True)
+        self._classification = (Operation(self.runner, lambda p: backend.classify(path, feature, settings, p))
+                                .success(done).failure(lambda exc: self.failed.emit("Classification failed", exc))
+                                .finished(lambda: self.classifyingChanged.emit(False))
+                                .with_progress(f"Classifying {feature.id}").run_in_background())
+        return self._classification
+
+    def _show_classification(self, result: Classification) -> None:
+        view = review.describe(result, self.projects.project)
+        self.state.set_classification(result, view.cited_ids)
+        self.valueChanged.emit(view)
+        if view.evidence_hits:
+            self.state.set_hits(view.evidence_hits)
+            self.evidenceChanged.emit()
+        else:
+            self.marksChanged.emit()

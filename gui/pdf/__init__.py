@@ -1,0 +1,1 @@
+"""The PDF viewer and its toolbar: lazy pages, printed page numbers, highlights."""

@@ -1,0 +1,499 @@
+"""The profile view: every feature run for the language, batch runs, agreement and export.
+
+A dock beside the main window.  Batches run in a worker (core.profile.run_job, which bounds its
+own concurrency); Cancel stops them at the next feature boundary and Run resumes the same job,
+skipping finished features.  The cost estimate is shown before a batch starts and a hosted run
+above :data:`CONFIRM_ABOVE_USD` asks first.  Double-clicking a row opens the feature in the main
+window with its evidence.  The window builds the view and listens to its signals; the view never
+touches the window.  Every read of the project (the profile, the estimate, the BibTeX entry) runs
+in an :class:`gui.common.operations.Operation`, so a batch writing to the project never makes the dock
+wait on the UI thread.  The status filter lists core's statuses with their counts, and the estimate
+quotes a price only for a hosted model that is set up (:mod:`gui.profile.profile_summary` words both).
+Batch file → Export writes the set's unanswered prompts as a JSONL file for the OpenAI Batch API
+or vLLM ``run_batch``, and Import stores the answers they wrote (:mod:`core.llm.batch_files`), in
+the background with the same progress bar and Cancel; :mod:`gui.profile.profile_batch_files` words the report.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMenu,
+                               QMessageBox, QProgressBar, QPushButton, QTableView, QVBoxLayout, QWidget)
+
+from gui.common import file_dialogs
+from gui.profile import profile_backend as backend
+from gui.common.error_dialog import error_box
+from gui.common.operations import Operation, OperationRunner, replace
+from gui.profile.profile_batch_files import FILE_CANCEL_NOTES, Summary, report_box, summarise_import, summarise_write
+from gui.profile.profile_bibtex import BibtexDialog
+from gui.profile.profile_model import ProfileFilterModel, ProfileTableModel
+from gui.profile.profile_summary import NO_MODEL, estimate_text, status_choices, summary_line
+from gui.features.references import ReferenceSource
+from gui.common.settings import AppSettings, llm_configured
+
+CONFIRM_ABOVE_USD = 1.0
+BUILTIN_SETS = (("paper", "The paper's four (81A, 49A, GB107, polar questions)"), ("grambank", "All of Grambank"),
+                ("wals", "All of WALS"))
+
+
+class ProfileView(QWidget):
+    """The language's profile with batch controls; works on a project path, never a shared connection."""
+
+    featureActivated = Signal(str)  # the feature id to open in the main window
+    batchFinished = Signal(str)  # "done", "incomplete", "cancelled" or "failed" (after the table is refreshed)
+    batchProgress = Signal(int, int, str)  # done, total, message of the running batch
+    refreshed = Signal()
+    estimateShown = Signal()
+    referencesLoaded = Signal()
+    batchFileFinished = Signal(str)  # "written", "imported", "cancelled" or "failed" (after the table is refreshed)
+
+    def __init__(self, runner: OperationRunner, settings: Callable[[], AppSettings],
+                 parent: QWidget | None = None, source: ReferenceSource | None = None) -> None:
+        super().__init__(parent)
+        self.runner = runner
+        self.settings = settings
+        # the window shares its source (the folder remembered per project, read when a project opens)
+        self._own_source = source is None
+        self.source = source or ReferenceSource(runner, None, self)
+        self.project_path: Path | None = None
+        self.references: dict | None = None
+        self.reference_folder: Path | None = None
+        self.last_error: BaseException | None = None
+        self.last_result: Any | None = None
+        self.pending: list[str] = []
+        self.estimated: Any | None = None
+        self.bibtex_dialog: BibtexDialog | None = None
+        self._batch: Operation | None = None
+        self._file_op: Operation | None = None  # writing a batch file or importing its results
+        self._file_kind = "written"  # which of the two (see FILE_CANCEL_NOTES)
+        self.report_box: QMessageBox | None = None  # the last batch-file report or error shown
+        self._snapshot: Operation | None = None
+        self._estimate: Operation | None = None
+        self._estimate_key: tuple[str, str] | None = None  # (feature set, mode) the shown estimate is for
+        self._note = ""  # what the last batch did, shown before the estimate
+        self._start_when_estimated = False  # Run was pressed before the estimate of the chosen set was known
+        self._state = "done"
+        self._build()
+        self.source.loaded.connect(self._references_loaded)
+        self.source.failed.connect(lambda _title, exc: self._references_failed(exc))
+        if self.source.references:
+            self._references_loaded(self.source.references)
+
+    # ------------------------------------------------------------------ widgets
+    def _build(self) -> None:
+        layout = QVBoxLayout(self)
+        run_row = QHBoxLayout()
+        self.set_combo = QComboBox()
+        self.set_combo.setEditable(True)
+        self.set_combo.setAccessibleName("Feature set")
+        self.set_combo.setToolTip("A built-in set, a saved list, or feature ids separated by commas (81A,GB107)")
+        self.mode_combo = QComboBox()
+        self.mode_combo.addItem("Ask the model", backend.MODE_LLM)
+        self.mode_combo.addItem("Evidence only (no model)", backend.MODE_RETRIEVAL)
+        self.run_button = QPushButton("Run batch")
+        self.run_button.clicked.connect(self.start_batch)
+        self.batch_file_button = QPushButton("Batch file")
+        self.batch_file_button.setToolTip("Answer the set elsewhere: the OpenAI Batch API (half price) or vLLM "
+                                          "run_batch on a GPU machine")
+        batch_menu = QMenu(self.batch_file_button)
+        self.export_batch_action = batch_menu.addAction("Export batch file…", self.export_batch_dialog)
+        self.export_batch_action.setStatusTip("Write the set's unanswered prompts as a JSONL batch file")
+        self.import_results_action = batch_menu.addAction("Import batch results…", self.import_results_dialog)
+        self.import_results_action.setStatusTip("Store the answers of a batch results file in the project")
+        self.batch_file_button.setMenu(batch_menu)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(self.cancel_batch)
+        self.cancel_button.setEnabled(False)
+        self.progress = QProgressBar()
+        self.progress.setMaximumWidth(220)
+        self.progress.setVisible(False)
+        run_row.addWidget(QLabel("Features:"))
+        run_row.addWidget(self.set_combo, 2)
+        run_row.addWidget(self.mode_combo)
+        run_row.addWidget(self.run_button)
+        run_row.addWidget(self.batch_file_button)
+        run_row.addWidget(self.cancel_button)
+        run_row.addWidget(self.progress)
+        layout.addLayout(run_row)
+        self.estimate_label = QLabel("")
+        self.estimate_label.setWordWrap(True)
+        layout.addWidget(self.estimate_label)
+
+        filter_row = QHBoxLayout()
+        self.filter_edit = QLineEdit()
+        self.filter_edit.setPlaceholderText("Filter by feature, name or value")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.status_combo = QComboBox()
+        self.status_combo.setAccessibleName("Status")
+        self.status_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        for choice in status_choices([]):
+            self.status_combo.addItem(choice.label, choice.key)
+            self.status_combo.setItemData(self.status_combo.count() - 1, choice.tooltip, Qt.ItemDataRole.ToolTipRole)
+        self.reference_button = QPushButton("Compare with CLDF…")
+        self.reference_button.setToolTip("Choose a WALS or Grambank CLDF folder (or their parent)")
+        self.reference_button.clicked.connect(self.choose_reference_folder)
+        self.export_button = QPushButton("Export")
+        menu = QMenu(self.export_button)
+        for fmt, text in (("cldf", "CLDF StructureDataset…"), ("csv", "Flat CSV…"), ("json", "JSON…")):
+            menu.addAction(text, lambda f=fmt: self.export_dialog(f))
+        menu.addSeparator()
+        menu.addAction("Edit the grammar's BibTeX…", self.edit_bibtex)
+        self.export_button.setMenu(menu)
+        filter_row.addWidget(self.filter_edit, 2)
+        filter_row.addWidget(self.status_combo)
+        filter_row.addWidget(self.reference_button)
+        filter_row.addWidget(self.export_button)
+        layout.addLayout(filter_row)
+
+        self.model = ProfileTableModel(self)
+        self.proxy = ProfileFilterModel(self)
+        self.proxy.setSourceModel(self.model)
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setAlternatingRowColors(True)
+        self.table.verticalHeader().setVisible(False)
+        # one line per feature: a dock at half the window's height then lists ~10 of them
+        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.table.doubleClicked.connect(self._row_activated)
+        self.table.setToolTip("Double-click a row to open the feature with its evidence")
+        layout.addWidget(self.table, 1)
+        self.summary_label = QLabel("")
+        layout.addWidget(self.summary_label)
+
+        self.filter_edit.textChanged.connect(self.proxy.set_text)
+        self.status_combo.currentIndexChanged.connect(lambda: self.proxy.set_status(self.status_combo.currentData()))
+        self.set_combo.currentTextChanged.connect(lambda _text: self.update_estimate())
+        self.mode_combo.currentIndexChanged.connect(lambda _i: self.update_estimate())
+        self._fill_sets([])
+
+    def _fill_sets(self, lists: list[str]) -> None:
+        current = self.feature_set()
+        self.set_combo.blockSignals(True)
+        self.set_combo.clear()
+        for key, text in BUILTIN_SETS:
+            self.set_combo.addItem(key)
+            self.set_combo.setItemData(self.set_combo.count() - 1, text, Qt.ItemDataRole.ToolTipRole)
+        for name in lists:
+            self.set_combo.addItem(name)
+        self.set_combo.setEditText(current or "paper")
+        self.set_combo.blockSignals(False)
+
+    # ------------------------------------------------------------------ state
+    def feature_set(self) -> str:
+        return self.set_combo.currentText().strip()
+
+    def set_feature_set(self, text: str) -> None:
+        self.set_combo.setEditText(text)
+
+    def mode(self) -> str:
+        return self.mode_combo.currentData()
+
+    def set_project(self, path: str | Path | None) -> None:
+        self.project_path = Path(path) if path else None
+        self._estimate_key = None
+        self.refresh()
+        if self._own_source:  # a view on its own compares each project with the folder chosen last
+            self.source.set_project(self.project_path)
+            if self.reference_folder is not None and self.project_path is not None:
+                self.set_reference_folder(self.reference_folder)
+
+    def language_changed(self) -> None:
+        """The project's language was set anew: its prompts (the estimate) and profile are read again."""
+        self._estimate_key = None
+        self.refresh()
+        self.update_estimate()
+
+    def refresh(self) -> Operation | None:
+        """Re-read the profile from the project in the background; ``refreshed`` says when it is shown."""
+        if self.project_path is None:
+            self.model.set_profile([], None)
+            self.summary_label.setText("Open a project to see its profile.")
+            return None
+        path, refs = self.project_path, self.references
+        self._snapshot = replace(self._snapshot, Operation(self.runner, lambda p: backend.snapshot(path, refs))
+                                 .success(self._show_snapshot)
+                                 .failure(lambda exc: self.summary_label.setText(getattr(exc, "message", str(exc)))))
+        return self._snapshot
+
+    def _show_snapshot(self, snap: backend.Snapshot) -> None:
+        self.model.set_profile(snap.entries, snap.agreement)
+        self.table.resizeColumnToContents(0)
+        for col in (2, 3, 4, 5, 6):
+            self.table.resizeColumnToContents(col)
+            self.table.setColumnWidth(col, min(self.table.columnWidth(col), 260))
+        self._fill_sets(snap.lists)
+        self._count_statuses([e.status for e in snap.entries])
+        self.summary_label.setText(summary_line(snap.entries, snap.agreement))
+        self.update_estimate()
+        self.refreshed.emit()
+
+    def _count_statuses(self, statuses: list[str]) -> None:
+        """Each line of the status filter says how many rows it shows ("coded (12)"); the choice stays."""
+        for choice in status_choices(statuses):
+            row = self.status_combo.findData(choice.key)
+            if row >= 0:
+                self.status_combo.setItemText(row, choice.label)
+
+    def settings_changed(self) -> None:
+        """A key, a server or a model was set: the estimate (and whether it has a price) is made anew."""
+        self._estimate_key = None
+        self.update_estimate()
+
+    def update_estimate(self) -> Operation | None:
+        """Estimate the chosen batch in the background (features left, tokens, cost); ``estimateShown`` follows."""
+        if self.project_path is None or not self.feature_set() or self.running:
+            return None
+        path, feature_set, settings, mode = self.project_path, self.feature_set(), self.settings(), self.mode()
+
+        def shown(result: backend.Preview) -> None:
+            if (feature_set, mode) != (self.feature_set(), self.mode()):
+                return  # the person chose another set meanwhile; its own estimate follows
+            self.pending, self.estimated, self._estimate_key = result.pending, result.estimate, (feature_set, mode)
+            start, self._start_when_estimated = self._start_when_estimated, False
+            self.estimate_label.setText(estimate_text(result.estimate, len(result.pending), note=self._note,
+                                                      retrieval_only=mode == backend.MODE_RETRIEVAL,
+                                                      model_ready=result.model_ready))
+            self.estimateShown.emit()
+            if start and (feature_set, mode) == (self.feature_set(), self.mode()):
+                self.start_batch()
+
+        def failed(exc: BaseException) -> None:
+            self._estimate_key, self._start_when_estimated = None, False
+            self.estimate_label.setText(getattr(exc, "message", str(exc)))
+            self.estimateShown.emit()
+
+        self._estimate = replace(self._estimate, Operation(
+            self.runner, lambda p: backend.preview(path, feature_set, settings, mode)).success(shown).failure(failed))
+        return self._estimate
+
+    @property
+    def running(self) -> bool:
+        """A batch or a batch file runs (both write to the project, so one at a time)."""
+        return any(op is not None and op.running for op in (self._batch, self._file_op))
+
+    # ------------------------------------------------------------------ batches
+    def start_batch(self) -> Operation | None:
+        """Run (or resume) the chosen set; returns the batch, or None when it waits for its estimate or did not start.
+
+        A hosted run above :data:`CONFIRM_ABOVE_USD` asks first, so the estimate must be the chosen set's.
+        """
+        if self.project_path is None or self.running:
+            return None
+        if self._estimate_key != (self.feature_set(), self.mode()):
+            self._start_when_estimated = self.update_estimate() is not None
+            return None
+        guess = self.estimated
+        if self.mode() == backend.MODE_LLM and not llm_configured(self.settings()):
+            self.estimate_label.setText(NO_MODEL)  # nothing could be asked: say how to set a model up instead
+            return None
+        if (self.mode() == backend.MODE_LLM and guess is not None and not guess.local and guess.features
+                and (guess.cost_usd is None or guess.cost_usd > CONFIRM_ABOVE_USD)):
+            answer = QMessageBox.question(self, "Start the batch?", f"This batch will cost {guess.describe()}.")
+            if answer != QMessageBox.StandardButton.Yes:
+                return None
+        path, feature_set, settings, mode = self.project_path, self.feature_set(), self.settings(), self.mode()
+        self.last_error = self.last_result = None
+        self._state, self._note, self._estimate_key = "done", "", None
+        self.run_button.setEnabled(False)
+        self.batch_file_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.progress.setVisible(True)
+        self.progress.setMaximum(0)
+        self._batch = (Operation(self.runner, lambda progress: backend.run_batch(path, feature_set, settings, mode,
+                                                                                 progress))
+                       .success(self._batch_done).failure(self._batch_failed).cancelled(self._batch_cancelled)
+                       .progress(self._batch_progress).finished(self._batch_finished).run_in_background())
+        return self._batch
+
+    def cancel_batch(self) -> None:
+        if self._file_op is not None and self._file_op.running:
+            self._file_op.cancel()
+            self.estimate_label.setText(FILE_CANCEL_NOTES[self._file_kind][0])
+        elif self._batch is not None:
+            self._batch.cancel()
+            self.estimate_label.setText("Cancelling: requests already sent are finished and kept…")
+
+    def _batch_progress(self, done: int, total: int, message: str) -> None:
+        self.progress.setMaximum(max(total, 1))
+        self.progress.setValue(min(done, total))
+        self.progress.setFormat(f"%v/%m {message}")
+        self.batchProgress.emit(done, total, message)
+        if done and done % 5 == 0 and not (self._snapshot and self._snapshot.running):
+            self.refresh()
+
+    def _batch_done(self, result: Any) -> None:
+        self.last_result = result
+        self._note = (f"Finished: ran {len(result.ran)}, skipped {len(result.skipped)} already done"
+                      + (f", {len(result.failed)} failed" if result.failed else "") + ". ")
+        self._state = result.state
+
+    def _batch_failed(self, exc: BaseException) -> None:
+        self.last_error = exc
+        self._state = "failed"
+        self._note = f"The batch stopped: {getattr(exc, 'message', exc)} Run it again to resume. "
+
+    def _batch_cancelled(self) -> None:
+        self._state = "cancelled"
+        self._note = "Cancelled; finished features are kept. Resume to run the rest: "
+
+    def _batch_finished(self) -> None:
+        state = self._state
+        self.run_button.setEnabled(True)
+        self.batch_file_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+        self.progress.setVisible(False)
+        self.run_button.setText("Resume batch" if state in ("cancelled", "failed", "incomplete") else "Run batch")
+        self.estimate_label.setText(self._note)
+        refresh = self.refresh()
+        if refresh is None:
+            self.batchFinished.emit(state)
+        else:
+            refresh.finished(lambda: self.batchFinished.emit(state))
+
+    # ------------------------------------------------------------------ batch files
+    def export_batch_dialog(self) -> Operation | None:
+        """Ask where to write the chosen set's unanswered prompts, then write them in the background."""
+        if self.project_path is None or self.running:
+            return None
+        stem = "".join(c if c.isalnum() or c in "-_" else "-" for c in self.feature_set())[:40] or "features"
+        suggested = self.project_path.with_name(f"{self.project_path.stem}-{stem}-requests.jsonl")
+        path = file_dialogs.choose_batch_out(self, suggested)
+        return self.export_batch_file(path) if path else None
+
+    def import_results_dialog(self) -> Operation | None:
+        """Ask for a results file (OpenAI Batch API or vLLM run_batch output), then import it in the background."""
+        if self.project_path is None or self.running:
+            return None
+        path = file_dialogs.choose_batch_results(self, self.project_path.parent)
+        return self.import_batch_results(path) if path else None
+
+    def export_batch_file(self, out_path: Path) -> Operation | None:
+        """Write the chosen set's unanswered prompts to ``out_path``; ``batchFileFinished`` says when done."""
+        if self.project_path is None or self.running:
+            return None
+        path, feature_set, settings = self.project_path, self.feature_set(), self.settings()
+        return self._run_file_op(
+            lambda progress: backend.write_batch_file(path, feature_set, Path(out_path), settings, progress),
+            lambda report: summarise_write(report, feature_set), "written", "Writing the batch file")
+
+    def import_batch_results(self, results_path: Path) -> Operation | None:
+        """Import a results file into the project; ``batchFileFinished`` says when the table shows it."""
+        if self.project_path is None or self.running:
+            return None
+        path = self.project_path
+        return self._run_file_op(lambda progress: backend.import_batch_file(path, Path(results_path), progress),
+                                 summarise_import, "imported", "Importing the results")
+
+    def _run_file_op(self, job: Callable, summarise: Callable[[Any], Summary], kind: str, doing: str) -> Operation:
+        """Run a batch-file job with the dock's progress bar and Cancel, then report and refresh."""
+        self.last_error = self.last_result = None
+        outcome = {"state": "failed"}
+
+        def done(report: Any) -> None:
+            self.last_result, outcome["state"] = report, kind
+            summary = summarise(report)
+            self._note = summary.line + " "
+            self.report_box = report_box(self, summary)
+
+        def failed(exc: BaseException) -> None:
+            self.last_error = exc
+            self._note = f"{getattr(exc, 'message', exc)} "
+            self.report_box = error_box(self, "Batch file", exc)
+
+        def cancelled() -> None:
+            outcome["state"] = "cancelled"
+            self._note = FILE_CANCEL_NOTES[kind][1] + " "
+
+        def finished() -> None:
+            self.run_button.setEnabled(True)
+            self.batch_file_button.setEnabled(True)
+            self.cancel_button.setEnabled(False)
+            self.progress.setVisible(False)
+            self.estimate_label.setText(self._note)
+            self._estimate_key = None  # answered features changed: a Run asks for a fresh estimate
+            refresh = self.refresh()
+            if refresh is None:
+                self.batchFileFinished.emit(outcome["state"])
+            else:
+                refresh.finished(lambda: self.batchFileFinished.emit(outcome["state"]))
+
+        self._file_kind = kind
+        self.run_button.setEnabled(False)
+        self.batch_file_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.progress.setVisible(True)
+        self.progress.setMaximum(0)
+        self.estimate_label.setText(doing + "…")
+        self._file_op = (Operation(self.runner, job).success(done).failure(failed).cancelled(cancelled)
+                         .progress(self._file_progress).finished(finished).run_in_background())
+        return self._file_op
+
+    def _file_progress(self, done: int, total: int, message: str) -> None:
+        self.progress.setMaximum(max(total, 1))
+        self.progress.setValue(min(done, total))
+        self.progress.setFormat(f"%p% {message}")
+
+    # ------------------------------------------------------------------ agreement, export, BibTeX
+    def choose_reference_folder(self) -> None:
+        self.source.choose(self)
+
+    def set_reference_folder(self, folder: Path) -> Operation | None:
+        """Compare with the WALS/Grambank values in a CLDF folder (read in the background)."""
+        self.reference_folder = Path(folder)
+        if self._own_source:
+            self.source.project_path = self.project_path
+        return self.source.load(self.reference_folder)
+
+    def _references_loaded(self, refs: dict) -> None:
+        self.references = dict(refs) or None
+        folder = self.source.folder
+        self.reference_folder = folder if refs else self.reference_folder
+        self.reference_button.setText(f"Compare: {folder.name}" if refs and folder else "Compare with CLDF…")
+        self.reference_button.setToolTip(f"WALS/Grambank values read from {folder}" if refs and folder else
+                                         "Choose a WALS or Grambank CLDF folder (or their parent)")
+        if refs:
+            refresh = self.refresh()
+            if refresh is not None:
+                refresh.finished(self.referencesLoaded.emit)
+
+    def _references_failed(self, exc: BaseException) -> None:
+        self.last_error = exc
+        self.summary_label.setText(f"No comparison: {getattr(exc, 'message', exc)}")
+
+    def export_dialog(self, fmt: str) -> None:
+        if self.project_path is None:
+            return
+        folder = file_dialogs.choose_folder(self, f"Export the profile as {fmt.upper()} into…", self.project_path.parent)
+        if folder:
+            self.export_to(fmt, folder)
+
+    def export_to(self, fmt: str, folder: Path) -> Operation | None:
+        if self.project_path is None:
+            return None
+        path, refs = self.project_path, self.references
+        return (Operation(self.runner, lambda progress: backend.export(path, fmt, folder, refs, progress))
+                .success(lambda written: self.summary_label.setText(f"Exported {written}"))
+                .failure(lambda exc: self.summary_label.setText(f"Export failed: {getattr(exc, 'message', exc)}"))
+                .with_progress(f"Exporting {fmt.upper()}").run_in_background())
+
+    def edit_bibtex(self) -> BibtexDialog | None:
+        if self.project_path is None:
+            return None
+        self.bibtex_dialog = BibtexDialog(self.runner, self.project_path, self)
+        self.bibtex_dialog.open()
+        return self.bibtex_dialog
+
+    def _row_activated(self, index) -> None:
+        if index.isValid():
+            entry = self.model.entry(self.proxy.mapToSource(index).row())
+            self.featureActivated.emit(entry.parent_id)

@@ -1,0 +1,148 @@
+"""Getting an open project ready for retrieval in the background: indexes, the model, every paragraph's vector.
+
+Why: the first evidence of a session used to wait for everything at once (BM25 and phrase indexes,
+then loading the embedding model, then embedding the feature's candidates), 10-35 s before a list
+appeared.  When a project opens, :class:`BookPreparation` builds the indexes in a worker, starts the
+embedding model (in its child process, see core.retrieval.model_process, so loading it holds no
+worker thread), and then embeds the whole book (core.retrieval.book_embeddings) as a chain of short
+jobs of at most :data:`SLICE_S` seconds each.  Short jobs matter: the window has two worker threads,
+and the person's own work (a retrieval, a classification, the look-ahead) must never queue behind a
+minute of embedding; before each slice the chain also waits (up to :data:`YIELD_MAX_MS`) while other
+jobs run.  Everything is stored batch by batch, so closing the window, a crash or a kill loses at most
+one batch and the next opening continues.  The jobs are quiet (no task bar); ``progressed`` reports
+how far the book is.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from gui.common import backend
+from gui.common.operations import Operation, OperationRunner
+from gui.common.settings import AppSettings
+
+SLICE_S = 0.6  # longest embedding job: a retrieval that finds both threads busy waits at most this long
+RETRY_MS = 250  # while the model loads, look again this often
+YIELD_MS = 50  # while other jobs run, look again this often ...
+YIELD_MAX_MS = 1000  # ... but not longer than this before the next slice
+
+
+class BookPreparation(QObject):
+    """Prepares the open project for retrieval in the background (see the module docstring)."""
+
+    progressed = Signal(int, int)  # paragraphs with a vector, all paragraphs
+    finished = Signal()  # indexes built and every paragraph embedded (or nothing to embed)
+
+    def __init__(self, runner: OperationRunner, settings: Callable[[], AppSettings],
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.runner, self.settings = runner, settings
+        self.project_path: Path | None = None
+        self.done = False
+        self.embedded = (0, 0)  # (with a vector, total) as last reported
+        self.last_error: BaseException | None = None
+        self._goal: tuple | None = None  # (project, settings) being prepared
+        self._operation: Operation | None = None
+        self._yield_started = 0.0
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._next_slice)
+
+    # ------------------------------------------------------------------ what the controller asks
+    def warm_model(self) -> None:
+        """Start loading the configured embedding model now (the window is starting); returns at once."""
+        retrieval = self.settings().retrieval
+        if retrieval.reranker and retrieval.ranking != "bm25" and backend.model_process_mode():
+            Operation(self.runner, lambda _progress: backend.start_model(retrieval)).failure(
+                lambda _exc: None).run_in_background()
+
+    def start(self, project_path: Path | None, *, again: bool = False) -> None:
+        """Prepare ``project_path`` (None: stop).
+
+        A project prepared (or being prepared, or failed) with today's settings is left alone unless
+        ``again`` (a grammar was added: its paragraphs need vectors too).
+        """
+        retrieval = self.settings().retrieval
+        goal = None if project_path is None else (str(project_path), retrieval.to_json())
+        if not again and goal is not None and goal == self._goal and (self.running or self.done or self.last_error):
+            return
+        self.cancel()
+        self.project_path, self._goal, self.done, self.last_error = project_path, goal, False, None
+        if project_path is None:
+            return
+        self._operation = (Operation(self.runner, lambda progress: backend.prepare_project(project_path, retrieval,
+                                                                                            progress))
+                           .success(lambda _built: self._scheduled(goal, 0))
+                           .failure(lambda exc: self._failed(goal, exc))
+                           .run_in_background())
+
+    def ensure(self) -> None:
+        """Start again if the settings changed since (a new model needs its own vectors)."""
+        if self.project_path is not None:
+            self.start(self.project_path)
+
+    def cancel(self) -> None:
+        """Stop (the project closes): what was embedded is stored; the next opening continues."""
+        self._goal = None
+        self._timer.stop()
+        if self._operation is not None and self._operation.running:
+            self._operation.cancel()
+
+    @property
+    def running(self) -> bool:
+        return self._timer.isActive() or (self._operation is not None and self._operation.running)
+
+    # ------------------------------------------------------------------ the chain of slices
+    def _scheduled(self, goal: tuple | None, delay_ms: int) -> None:
+        if goal is None or goal != self._goal:
+            return  # cancelled or replaced meanwhile
+        self._yield_started = 0.0
+        self._timer.start(delay_ms)
+
+    def _next_slice(self) -> None:
+        goal, path = self._goal, self.project_path
+        if goal is None or path is None or self.last_error is not None:
+            return
+        others = [w for w in self.runner.pool.live
+                  if self._operation is None or w is not self._operation.worker]
+        now = time.monotonic()
+        if others:
+            if not self._yield_started:
+                self._yield_started = now
+            if now - self._yield_started < YIELD_MAX_MS / 1000:
+                self._timer.start(YIELD_MS)  # the person's work first
+                return
+        self._yield_started = 0.0
+        retrieval = self.settings().retrieval
+        if retrieval.to_json() != goal[1]:
+            self.start(path)  # the settings changed: prepare for the new ones
+            return
+        self._operation = (Operation(self.runner, lambda progress: backend.embed_slice(path, retrieval, progress,
+                                                                                        SLICE_S))
+                           .success(lambda run: self._sliced(goal, run))
+                           .failure(lambda exc: self._failed(goal, exc))
+                           .run_in_background())
+
+    def _sliced(self, goal: tuple, run: Any) -> None:
+        if goal != self._goal:
+            return
+        if run is None:  # the model is still loading
+            self._scheduled(goal, RETRY_MS)
+            return
+        self.embedded = (run.total - run.remaining, run.total)
+        self.progressed.emit(*self.embedded)
+        if run.complete:
+            self.done = True
+            self.finished.emit()
+        else:
+            self._scheduled(goal, 0)
+
+    def _failed(self, goal: tuple | None, exc: BaseException) -> None:
+        """A failed preparation stays quiet: the retrieval that needs the model says what is wrong."""
+        if goal == self._goal:
+            self.last_error = exc  # kept with its goal: the same settings are not tried again until asked
+            self._timer.stop()
