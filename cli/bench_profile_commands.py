@@ -76,7 +76,7 @@ def _settings(args: argparse.Namespace):
 
 def _bench_profile(args: argparse.Namespace) -> int:
     from bench.profile import format_report, run_bench_profile
-    from core.profile.feature_sets import resolve_feature_set
+    from core.coding.feature_sets import resolve_feature_set
     from core.output_paths import check_output_file, check_output_folder
     from core.profile.scoring import load_gold
 

@@ -28,7 +28,7 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
 
 def _restore(args: argparse.Namespace) -> int:
     from core.errors import GrammarLensError
-    from core.store import backups
+    from core.store import backups, restore
 
     project: Path = args.project
     if project.is_dir():
@@ -46,7 +46,7 @@ def _restore(args: argparse.Namespace) -> int:
         if not source.is_file():
             raise GrammarLensError(f"Backup {source} does not exist.",
                                    f"List the backups with: python main.py restore \"{project}\" --list")
-    safety = backups.restore_backup(project, source)
+    safety = restore.restore_backup(project, source)
     print(f"Restored {project} from {source.name}.")
     if safety is not None:
         print(f"The state it replaced is kept as {safety.path}.")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from itertools import permutations
 
-PAPER_FEATURE_IDS = ("81A", "49A", "GB107", "116A*")
+PAPER_FEATURES = ("81A", "49A", "GB107", "116A*")  # the paper's four: word order, cases, negation, polar questions
 POLAR_QUESTION_ID = "116A*"
 POLAR_QUESTION_ALIASES = ("PQ",)
 # The paper's seven polar-question strategies, in its prompt's order, each one Grambank feature.

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from core.catalog.curated import PAPER_FEATURE_IDS
+from core.catalog.curated import PAPER_FEATURES
 from core.errors import GrammarLensError
 
 CATALOG_PATH = Path(__file__).resolve().parent.parent.parent / "resources" / "features.json"
@@ -269,7 +269,7 @@ class Catalog:
                                  feature.term_query, *feature.vocabulary.topic)))
             if all(w in hay for w in words):
                 found.append(feature)
-        found.sort(key=lambda f: (f is not exact, f.id not in PAPER_FEATURE_IDS, not f.curated))
+        found.sort(key=lambda f: (f is not exact, f.id not in PAPER_FEATURES, not f.curated))
         if exact is not None and exact not in found:
             found.insert(0, exact)
         return found

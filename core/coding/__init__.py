@@ -12,7 +12,7 @@ from core.coding.coding_pass import (ALL, DISAGREE, FILTERS, PREDICTED, UNCODED,
 from core.coding.decisions import (accept, add_note, code, current, current_pins, history, make_pins, override, pin,
                                    undo, unpin)
 from core.coding.lookahead import EvidenceCache, Prefetched, pinned_first
-from core.coding.records import (ACCEPTED, CODED, NOTE, OVERRIDDEN, UNKNOWN, UNKNOWN_CODE, VALUE_STATUSES, Decision,
+from core.records.decisions import (ACCEPTED, CODED, NOTE, OVERRIDDEN, UNKNOWN, UNKNOWN_CODE, VALUE_STATUSES, Decision,
                                  Pin)
 from core.coding.values import NOT_ENOUGH_INFORMATION, codable_feature, coding_ids, resolve_value, value_choices
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from core.coding.records import Decision
+from core.records.decisions import Decision
 from core.coding.values import coding_ids
 from core.store import decisions as store
 from core.store.database import ProjectDatabase
@@ -71,7 +71,7 @@ class Counter:
 def ordered_features(project: ProjectDatabase | None, feature_set: str) -> list[str]:
     """The ids a pass over ``feature_set`` visits, in working order (multi-label features as their parts)."""
     from core.catalog import load_catalog
-    from core.profile.feature_sets import resolve_feature_set
+    from core.coding.feature_sets import resolve_feature_set
 
     ids = resolve_feature_set(project, feature_set)
     if feature_set.strip().casefold() == "grambank":

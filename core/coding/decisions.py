@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 from typing import Callable, Iterable, ParamSpec, Sequence, TypeVar
 
-from core.coding.records import (ACCEPTED, CODED, NOTE, OVERRIDDEN, UNKNOWN, UNKNOWN_CODE, Decision, Pin)
+from core.records.decisions import (ACCEPTED, CODED, NOTE, OVERRIDDEN, UNKNOWN, UNKNOWN_CODE, Decision, Pin)
 from core.coding.values import NOT_ENOUGH_INFORMATION, codable_feature, resolve_value
 from core.errors import GrammarLensError
 from core.store import decisions as store

@@ -9,12 +9,11 @@ from __future__ import annotations
 import re
 
 from core.catalog import load_catalog
+from core.catalog.curated import PAPER_FEATURES
 from core.errors import GrammarLensError
 from core.store.database import ProjectDatabase
 from core.store.feature_lists import get_feature_list, list_feature_lists, put_feature_list  # noqa: F401 - re-exported
 
-# The paper's RAG benchmark: word order, number of cases, verbal negation and polar questions.
-PAPER_FEATURES = ("81A", "49A", "GB107", "116A*")
 BUILTIN_SETS = ("paper", "grambank", "wals")
 _NAME = re.compile(r"^[A-Za-z][\w-]{0,63}$")
 

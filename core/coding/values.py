@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from core.catalog import load_catalog
 from core.catalog.model import Feature
-from core.coding.records import UNKNOWN_CODE
+from core.records.decisions import UNKNOWN_CODE
 from core.errors import GrammarLensError
 
 NOT_ENOUGH_INFORMATION = "Not enough information"  # the label a "?" is shown and stored with

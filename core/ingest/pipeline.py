@@ -10,18 +10,17 @@ leaves the project exactly as it was.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import re
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Container, Iterator
+from typing import Any, Container
 
 import pymupdf
 from pymupdf.utils import get_label_pno
 
+from core.collector import collector_paused
 from core.errors import PdfError
 from core.ingest import furniture as furn
 from core.ingest.language import FRONT_PAGES, glottocode_for, guess_language
@@ -79,26 +78,6 @@ def ingest(
     """Read a grammar PDF into ``project``; the same file (by sha256) is never ingested twice."""
     with collector_paused():
         return _ingest(project, Path(pdf_path), language, glottocode, progress)
-
-
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector for the length of an ingest.
-
-    An ingest keeps every line of the book alive until the end (hundreds of thousands of small
-    objects for a dictionary) while it allocates millions of short-lived ones, so the collector's
-    full passes walk an ever larger heap: about a tenth of the whole ingest, for no garbage, since
-    nothing here builds reference cycles.  The collector is process-wide, so it is paused, not
-    tuned, and switched back on (if it was on) however the ingest ends; cycles made meanwhile by
-    other threads are collected then.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _ingest(project: ProjectDatabase, path: Path, language: str | None, glottocode: str | None,
@@ -314,7 +293,6 @@ def _footnote_start(rows: list[Row], height: float, body_size: float) -> int:
         if _FOOTNOTE_MARK.match(rows[i].text) and (gap >= 0.3 * body_size or rows[i - 1].column != rows[i].column):
             return i
     return len(rows)
-    return placed
 
 
 def _paragraph(draft: Draft, labels: list[PageLabel], sections: SectionIndex, vocabulary: Container[str],

@@ -22,7 +22,7 @@ from core.llm.errors import LlmError
 from core.catalog.model import Feature
 from core.llm.parse import ParsedAnswer, parse_answer
 from core.llm.prompts import Evidence, Prompt, build_prompt
-from core.llm.records import Flag
+from core.records.classifications import Flag
 from core.llm.settings import LlmSettings
 from core.llm.tokens import estimate_tokens
 

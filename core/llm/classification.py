@@ -14,7 +14,7 @@ from core.llm.cache import ProjectCache
 from core.llm.client import LlmClient
 from core.llm.features import feature_of
 from core.llm.prompts import CONFIGS, Evidence
-from core.llm.records import Classification, ValueRecord
+from core.records.classifications import Classification, ValueRecord
 from core.llm.settings import LlmSettings
 from core.progress import Progress, null_progress
 from core.store.classifications import save_classification

@@ -2,9 +2,9 @@
 
 Retrieval proper belongs to :mod:`core.retrieval` (BM25, optional reranker, evidence budget);
 this module only runs it, records the run, and numbers the packed hits as prompt
-:class:`~core.llm.records.Evidence`.  :func:`evidence_hits` goes the other way, from a stored
+:class:`~core.records.classifications.Evidence`.  :func:`evidence_hits` goes the other way, from a stored
 classification's evidence back to retrieval hits for the evidence list (the chain is described
-in :mod:`core.llm.records`).
+in :mod:`core.records.classifications`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import time
 from typing import Iterable
 
 from core.catalog.model import Feature
-from core.llm.records import Evidence
+from core.records.classifications import Evidence
 from core.progress import Progress
 from core.retrieval import Hit, RetrievalSettings, pack_budget, retrieve, store_retrieval_run
 from core.retrieval.pipeline import hits_of

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from core.catalog.model import NOT_ENOUGH_INFORMATION, Feature
-from core.llm.records import Evidence  # the one evidence shape (see core.llm.records)
+from core.records.classifications import Evidence  # the one evidence shape (see core.records.classifications)
 
 CONFIGS = ("baseline", "rag", "rag-guidelines")
 

@@ -10,7 +10,7 @@ re-exported here so ``core.llm.get_classification`` and friends keep working.
 from __future__ import annotations
 
 from core.errors import GrammarLensError
-from core.llm.records import Review
+from core.records.classifications import Review
 from core.store.classifications import get_classification, list_classifications, save_classification
 from core.store.database import ProjectDatabase
 

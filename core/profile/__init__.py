@@ -8,7 +8,7 @@ Public API: :func:`resolve_feature_set`, :func:`save_feature_list`; batch jobs :
 from core.profile.agreement import Agreement, ReferenceValue, compare, load_reference_values
 from core.profile.batch import BatchResult, BatchSettings, Estimate, Job, estimate, find_job, list_jobs, load_job, open_job, run_job
 from core.profile.entries import STATUSES, ProfileEntry, build_profile
-from core.profile.feature_sets import (PAPER_FEATURES, get_feature_list, list_feature_lists, resolve_feature_set,
+from core.coding.feature_sets import (PAPER_FEATURES, get_feature_list, list_feature_lists, resolve_feature_set,
                                        save_feature_list)
 
 __all__ = [

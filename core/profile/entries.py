@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from core.coding.records import Decision
+from core.records.decisions import Decision
 from core.llm import NOT_ENOUGH_INFORMATION, list_classifications
-from core.llm.records import Classification
+from core.records.classifications import Classification
 from core.store.decisions import current_decisions
 from core.store.database import ProjectDatabase
 from core.store.repository import get_paragraphs

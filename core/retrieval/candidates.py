@@ -25,6 +25,7 @@ from typing import Callable
 import numpy as np
 
 from core.catalog.model import Feature
+from core.collector import collector_paused
 from core.retrieval.bm25 import BM25Index
 from core.retrieval.ranking import bm25_query, vocabulary_query
 from core.retrieval.settings import RetrievalSettings
@@ -83,7 +84,6 @@ class PhraseIndexSource:
 
     def __call__(self) -> PhraseIndex:
         if self._built is None:
-            from core.retrieval.pipeline import collector_paused  # see there: no garbage, only long walks
 
             with collector_paused():
                 self._built = PhraseIndex(self._texts_of())

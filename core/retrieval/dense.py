@@ -18,15 +18,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from core.errors import GrammarLensError
+from core.retrieval.model_process import ModelError, ModelProcess
 
 _ALIASES = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
 _LOCK = threading.Lock()
 _MODELS: dict[tuple[str, str, str], "LoadedModel"] = {}
-
-
-class ModelError(GrammarLensError):
-    """The reranker model cannot be found or loaded."""
 
 
 # The packages a reranker needs.  The desktop app's "lite" build leaves them out (packaging/).
@@ -233,14 +229,18 @@ def _load_error(name: str, device: str, exc: Exception) -> ModelError:
     )
 
 
-def _model_in_process(resolved: str, kind: str, device: str, *, wait: bool = True) -> Any:
-    from core.retrieval.model_process import ModelProcess
+def load_in_model_process(name: str, kind: str, device: str) -> LoadedModel:
+    """The model process's loader: whatever the parent's main module switched on, this process holds the model."""
+    use_model_process(False)
+    return load_model(name, kind=kind, device=device)
 
+
+def _model_in_process(resolved: str, kind: str, device: str, *, wait: bool = True) -> Any:
     key = (resolved, kind, device)
     with _LOCK:
         served = _PROCESSES.get(key)
         if served is None or not served.alive:
-            served = _PROCESSES[key] = ModelProcess(resolved, kind, device, wait=False)
+            served = _PROCESSES[key] = ModelProcess(resolved, kind, device, loader=load_in_model_process, wait=False)
     if wait:
         try:
             served.wait_ready()

@@ -16,16 +16,25 @@ import atexit
 import multiprocessing
 import threading
 from multiprocessing.connection import Connection
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from core.errors import GrammarLensError
 
+# How the child loads its model: (name, kind, device) -> an object with encode/cross_scores, kind, device.
+# A module-level function of the caller (core.retrieval.dense), handed in so that this module never
+# imports the one that imports it; ``spawn`` pickles it by name.
+ModelLoader = Callable[[str, str, str], Any]
+
 LOAD_TIMEOUT_S = 600.0  # first load may include a model download when online
 CALL_TIMEOUT_S = 600.0
 
 _LIVE: list["ModelProcess"] = []
+
+
+class ModelError(GrammarLensError):
+    """The reranker model cannot be found or loaded."""
 
 
 class ModelProcess:
@@ -36,12 +45,12 @@ class ModelProcess:
     model while it starts, without holding a worker thread for the seconds a load takes.
     """
 
-    def __init__(self, name: str, kind: str, device: str, *, wait: bool = True) -> None:
+    def __init__(self, name: str, kind: str, device: str, *, loader: ModelLoader, wait: bool = True) -> None:
         context = multiprocessing.get_context("spawn")
         self._conn, child = context.Pipe()
         self._lock = threading.Lock()
         self._process = context.Process(
-            target=serve, args=(child, name, kind, device), daemon=True, name="grammarlens-model"
+            target=serve, args=(child, loader, name, kind, device), daemon=True, name="grammarlens-model"
         )
         self._process.start()
         child.close()
@@ -136,13 +145,10 @@ class ModelProcess:
                     "It may have run out of memory; try a smaller model or --rerank none.")
 
 
-def serve(conn: Connection, name: str, kind: str, device: str) -> None:
-    """The child's loop: load the model once, then answer requests until told to quit."""
-    from core.retrieval.dense import load_model, use_model_process  # torch is imported here, never in the parent
-
-    use_model_process(False)  # whatever the parent's main module switched on: this process holds the model
+def serve(conn: Connection, loader: ModelLoader, name: str, kind: str, device: str) -> None:
+    """The child's loop: load the model once (torch is imported here, never in the parent), then answer."""
     try:
-        model = load_model(name, kind=kind, device=device)
+        model = loader(name, kind, device)
     except GrammarLensError as exc:
         conn.send(("error", exc.message, exc.hint))
         return
@@ -164,8 +170,6 @@ def serve(conn: Connection, name: str, kind: str, device: str) -> None:
 
 
 def _model_error(rest: Sequence) -> GrammarLensError:
-    from core.retrieval.dense import ModelError
-
     message = rest[0] if rest else "The reranker failed."
     hint = rest[1] if len(rest) > 1 else ""
     return ModelError(message, hint)

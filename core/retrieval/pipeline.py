@@ -8,17 +8,16 @@ the paragraphs at all.
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import gc
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from typing import Iterable
 
 import numpy as np
 
 from core.catalog.model import Feature
+from core.collector import collector_paused
 from core.ingest.entries import parse_entry
 from core.models import Paragraph, ParagraphKind
 from core.progress import Progress
@@ -128,25 +127,6 @@ def project_index(project: ProjectDatabase) -> ProjectIndex:
         with _INDEX_LOCK:
             _INDEXES[key] = built
     return built
-
-
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while a book's indexes are built.
-
-    The build allocates a few hundred thousand objects that all stay alive (paragraphs, postings,
-    phrases), so the collector's full passes find no garbage, yet each walks the whole heap holding
-    the GIL: on the 770-page grammar they took a third of the build and stalled the window's UI
-    thread for up to 97 ms (16 ms paused).  Process-wide, so paused rather than tuned, and switched
-    back on however the build ends (as core.ingest.pipeline.collector_paused does for an ingest).
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def prepare_indexes(project: ProjectDatabase, progress: Progress | None = None) -> ProjectIndex:

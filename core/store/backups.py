@@ -1,4 +1,4 @@
-"""Rotating backups of a project, taken with SQLite's online backup API, and restoring one.
+"""Rotating backups of a project, taken with SQLite's online backup API (restoring one: :mod:`core.store.restore`).
 
 Where: a folder beside the project named after it, ``ulwa.grammarlens.backups/``, one file per
 backup, ``ulwa.20261202T063000Z.open.grammarlens-backup`` (UTC time, then why it was taken).  The
@@ -25,9 +25,13 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.errors import ProjectError
-from core.store.database import APPLICATION_ID, ProjectDatabase, open_project
+from core.store.identity import APPLICATION_ID
+
+if TYPE_CHECKING:  # only a type here: the store's database module imports this one at run time
+    from core.store.database import ProjectDatabase
 
 BACKUP_SUFFIX = ".grammarlens-backup"
 KEEP_LAST = 5
@@ -85,7 +89,7 @@ def make_backup(project: ProjectDatabase, reason: str = "manual") -> Backup:
     target = folder / f"{stem}.{now.strftime(_STAMP)}.{reason}{BACKUP_SUFFIX}"
     partial = target.with_name(target.name + ".partial")
     try:
-        _copy_database(project.conn, partial)
+        copy_database(project.conn, partial)
         os.replace(partial, target)
     except (sqlite3.Error, OSError) as exc:
         with contextlib.suppress(OSError):
@@ -130,7 +134,7 @@ def prune(project_path: Path, keep: Path | None = None) -> list[Path]:
 def check_backup(path: Path) -> str | None:
     """None when ``path`` is a readable, intact GrammarLens project copy; else what is wrong with it."""
     try:
-        conn = sqlite3.connect(f"file:{_quote(path)}?mode=ro&immutable=1", uri=True)
+        conn = sqlite3.connect(f"file:{sqlite_uri_path(path)}?mode=ro&immutable=1", uri=True)
     except sqlite3.Error as exc:
         return str(exc)
     try:
@@ -152,59 +156,7 @@ def newest_good_backup(project_path: Path) -> Backup | None:
     return None
 
 
-def restore_backup(project_path: Path, backup_path: Path) -> Backup | None:
-    """Make the project what ``backup_path`` holds; returns the backup of the state it replaced.
-
-    A readable project is overwritten through SQLite's backup API, under its write lock, so a
-    window or command that has it open sees the restored state at its next read.  A damaged
-    project is first moved aside as ``NAME.damaged-STAMP`` (never deleted) and the backup becomes
-    a new file; the return value is then None.
-    """
-    project_path, backup_path = Path(project_path), Path(backup_path)
-    problem = check_backup(backup_path)
-    if problem is not None:
-        raise ProjectError(f"{backup_path} cannot be restored: {problem}.",
-                           f"Choose another backup (list them with: python main.py restore \"{project_path}\" --list).")
-    try:
-        project = open_project(project_path, backup=False)
-    except ProjectError as exc:
-        if not project_path.exists() or "damaged" in exc.message:
-            _replace_damaged(project_path, backup_path)
-            return None
-        raise
-    with project:
-        safety = make_backup(project, "before-restore")
-        source = sqlite3.connect(f"file:{_quote(backup_path)}?mode=ro&immutable=1", uri=True)
-        try:
-            source.backup(project.conn)
-        except sqlite3.Error as exc:
-            raise ProjectError(f"Restoring {backup_path.name} into {project_path} failed: {exc}.",
-                               f"The state before was kept as {safety.path}.") from exc
-        finally:
-            source.close()
-    open_project(project_path, backup=False).close()  # brings an older backup up to the current schema
-    return safety
-
-
-def _replace_damaged(project_path: Path, backup_path: Path) -> None:
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    if project_path.exists():
-        aside = project_path.with_name(f"{project_path.name}.damaged-{stamp}")
-        for suffix in ("", "-wal", "-shm"):
-            sibling = Path(f"{project_path}{suffix}")
-            if sibling.exists():
-                os.replace(sibling, f"{aside}{suffix}")
-    partial = project_path.with_name(project_path.name + ".restoring")
-    source = sqlite3.connect(f"file:{_quote(backup_path)}?mode=ro&immutable=1", uri=True)
-    try:
-        _copy_database(source, partial)
-    finally:
-        source.close()
-    os.replace(partial, project_path)
-    open_project(project_path, backup=False).close()
-
-
-def _copy_database(source: sqlite3.Connection, target: Path) -> None:
+def copy_database(source: sqlite3.Connection, target: Path) -> None:
     """A consistent copy of ``source`` written to ``target`` (made and synced by SQLite), in rollback-journal mode.
 
     The copy is switched out of WAL so that it is one self-contained file: nothing beside it is
@@ -220,6 +172,6 @@ def _copy_database(source: sqlite3.Connection, target: Path) -> None:
         dest.close()
 
 
-def _quote(path: Path) -> str:
+def sqlite_uri_path(path: Path) -> str:
     """``path`` for an SQLite URI (``file:`` + this), percent-encoded by pathlib."""
     return Path(path).absolute().as_uri().removeprefix("file:")

@@ -1,6 +1,6 @@
 """Stored classifications (schema 3): the answer, its values and the evidence that was in the prompt.
 
-Rows become :mod:`core.llm.records` dataclasses here and nowhere else.  A classification lands
+Rows become :mod:`core.records.classifications` dataclasses here and nowhere else.  A classification lands
 with all its values and evidence in one transaction, or not at all.  (Reviews of a
 classification are stored by :mod:`core.llm.store`.)
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
-from core.llm.records import Classification, Evidence, Flag, ValueRecord
+from core.records.classifications import Classification, Evidence, Flag, ValueRecord
 from core.store.database import ProjectDatabase
 
 _COLUMNS = ("id, created_at, feature_id, feature_name, config, language, model, base_url, reasoning, raw_answer, "

@@ -12,14 +12,13 @@ from pathlib import Path
 
 from core.errors import ProjectError
 from core.store import file_guard
+from core.store.backups import newest_good_backup
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 def damaged_error(path: Path, detail: str) -> ProjectError:
     """The error for a file SQLite cannot read (``detail``: SQLite's words), naming the newest good backup."""
-    from core.store.backups import newest_good_backup  # backups opens projects: imported late to avoid a cycle
-
     backup = newest_good_backup(path)
     looks_like_sqlite = _has_sqlite_header(path)
     if backup is None and looks_like_sqlite is False and path.suffix != ".grammarlens":

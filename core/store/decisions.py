@@ -1,6 +1,6 @@
 """Reads and writes of the coder's decisions and pinned evidence (tables of migration 5).
 
-Rows become :mod:`core.coding.records` dataclasses here and nowhere else.  Writes only ever
+Rows become :mod:`core.records.decisions` dataclasses here and nowhere else.  Writes only ever
 INSERT: a decision, its pins and (for undo) the row that cancels an earlier one land together in
 one transaction, and the history of a feature is never rewritten.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from core.coding.records import Decision, NewDecision, Pin
+from core.records.decisions import Decision, NewDecision, Pin
 from core.store.database import ProjectDatabase
 
 _COLUMNS = ("id, feature_id, parent_id, action, status, code, label, note, reviewer, created_at, classification_id, "

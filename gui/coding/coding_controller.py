@@ -85,7 +85,7 @@ class CodingController(QObject):
     # ================================================================== project
     def _project_opened(self, _path: str) -> None:
         self._reload_project_data()
-        from core.profile.feature_sets import list_feature_lists
+        from core.coding.feature_sets import list_feature_lists
 
         project = self.projects.project
         saved = tuple(sorted(list_feature_lists(project))) if project is not None else ()

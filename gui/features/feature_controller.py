@@ -23,7 +23,7 @@ from typing import Callable
 from PySide6.QtCore import QObject, Signal
 
 from core.catalog.model import Feature
-from core.llm.records import Classification
+from core.records.classifications import Classification
 from gui.common import backend
 from gui.features import review
 from gui.project.book_preparation import BookPreparation

@@ -1,7 +1,7 @@
 """What the profile dock says in words: its status filter with counts, the summary line and the estimate.
 
 Plain data, no Qt, so it is tested without a window.  The statuses are core's own, never retyped
-here: the coder's decisions (:mod:`core.coding.records`: coded, accepted, overridden, unknown "?",
+here: the coder's decisions (:mod:`core.records.decisions`: coded, accepted, overridden, unknown "?",
 note) come first, because they are what hand coding produces, then "not coded yet" (every row the
 coder has not decided) and the model's side from :mod:`core.profile.entries` (predicted, not
 enough information, no value, evidence only).  A status core adds later joins the filter by itself.
@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from core.coding import records
+from core.records import decisions as records
 from core.profile import entries as profile_entries
 
 ALL = ""  # the filter's key for every status

@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, QSettings, QTimer, Signal
 
 from core.errors import GrammarLensError
 from core.models import Language
-from core.store import PROJECT_SUFFIX, ProjectDatabase, backups, create_project, open_project, repository
+from core.store import PROJECT_SUFFIX, ProjectDatabase, backups, create_project, open_project, repository, restore
 from gui.common import backend
 from gui.project import open_grammar, projects
 from gui.common.operations import Operation, OperationRunner
@@ -110,7 +110,7 @@ class ProjectController(QObject):
         self.close()
         safety, done = None, False
         try:
-            safety, done = backups.restore_backup(target, backup), True
+            safety, done = restore.restore_backup(target, backup), True
         except GrammarLensError as exc:
             self.failed.emit("The backup was not restored", exc)
         finally:

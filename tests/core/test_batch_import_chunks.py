@@ -53,7 +53,7 @@ def classifications(path: Path) -> int:
 
 def test_each_chunk_is_committed_and_the_lock_is_free_between_chunks(long_file, project, monkeypatch):
     """Between two chunks another connection takes the write lock without waiting and sees the chunk's lines."""
-    from core.profile.feature_sets import save_feature_list
+    from core.coding.feature_sets import save_feature_list
 
     monkeypatch.setattr("core.llm.batch_files.CHUNK_LINES", 100)
     monkeypatch.setattr("core.llm.batch_files.CHUNK_SECONDS", 3600.0)
@@ -80,7 +80,7 @@ def test_the_app_writes_to_the_project_during_a_long_import(long_file, project, 
     (its busy handler polls at widening intervals and kept finding the next chunk holding the lock:
     0.7 s behind 0.1 s chunks in another process).
     """
-    from core.profile.feature_sets import save_feature_list
+    from core.coding.feature_sets import save_feature_list
 
     monkeypatch.setattr("core.llm.batch_files.CHUNK_SECONDS", 0.02)
 

@@ -89,7 +89,7 @@ def test_grambank_set_comes_in_the_coders_working_order() -> None:
     by_id = {r["Feature_ID"]: r for r in rows}
     gb020 = catalog.get("GB020")
     assert gb020.coding["units"] == by_id["GB020"]["Relevant units"] and gb020.coding["group"] == by_id["GB020"]["ELab"]
-    from core.profile.feature_sets import resolve_feature_set
+    from core.coding.feature_sets import resolve_feature_set
 
     assert resolve_feature_set(None, "grambank")[:4] == [f.id for f in grambank[:4]]
 

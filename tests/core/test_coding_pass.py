@@ -85,7 +85,8 @@ def test_everything_coded_means_no_next_uncoded(llm_project) -> None:
 
 
 def test_lookahead_fills_the_cache_for_the_next_features_and_pins_come_first(tmp_path) -> None:
-    from core.coding import EvidenceCache, pinned_first
+    from core.coding import EvidenceCache
+    from core.coding.lookahead import pinned_first, with_pinned
     from core.errors import Cancelled
     from core.ingest import ingest
     from core.progress import Progress
@@ -111,10 +112,15 @@ def test_lookahead_fills_the_cache_for_the_next_features_and_pins_come_first(tmp
         preface = next(h for h in (cache.hits(project, "GB107").hits) if h.paragraph.id not in
                        {x.paragraph.id for x in hits})
         coding.pin(project, "81A", [hits[2].paragraph.id, preface.paragraph.id])
-        pinned, ordered = pinned_first(project, "81A", hits)
+        pinned = [p.paragraph_id for p in coding.current_pins(project, "81A") if p.paragraph_id is not None]
         assert pinned == [hits[2].paragraph.id, preface.paragraph.id]
-        assert [h.paragraph.id for h in ordered[:2]] == pinned and len(ordered) == len(hits) + 1
-        assert ordered[1].score == 0.0  # pinned although retrieval never found it
+        listed = with_pinned(project, hits, pinned)
+        assert len(listed) == len(hits) + 1 and listed[-1].paragraph.id == preface.paragraph.id
+        assert (listed[-1].rank, listed[-1].score) == (0, 0.0)  # pinned although retrieval never found it
+        ordered = pinned_first(listed, pinned)
+        assert [h.paragraph.id for h in ordered[:2]] == [preface.paragraph.id, hits[2].paragraph.id]  # rank order
+        assert [h.rank for h in ordered[2:]] == sorted(h.rank for h in hits if h.paragraph.id not in pinned)
+        assert with_pinned(project, listed, pinned[:1]) == hits  # unpinned: the never-retrieved one leaves
 
 
 def test_undo_act_takes_back_an_act_of_the_pass_only_while_it_is_the_features_latest(llm_project, tmp_path) -> None:

@@ -26,7 +26,7 @@ from core.coding.values import value_choices
 from core.errors import GrammarLensError
 from core.export import export_profile, read_cldf_values
 from core.export.staging import csv_field_limit
-from core.llm.records import Classification, Evidence, ValueRecord
+from core.records.classifications import Classification, Evidence, ValueRecord
 from core.models import Language
 from core.store import create_project, open_project
 from core.store.classifications import save_classification

@@ -14,7 +14,7 @@ TEXTS = ["Teshi is a verb-final language: the object precedes the verb.", "Polar
 
 
 def test_a_model_process_embeds_like_the_model_in_this_process() -> None:
-    served = ModelProcess(dense.resolve_model("all-MiniLM-L6-v2"), "bi", "cpu")
+    served = ModelProcess(dense.resolve_model("all-MiniLM-L6-v2"), "bi", "cpu", loader=dense.load_in_model_process)
     try:
         remote = served.encode(TEXTS, batch_size=2)
         assert served.kind == "bi" and served.device == "cpu" and served.alive

@@ -30,7 +30,7 @@ def project(tmp_path: Path):
 
 
 def _classification(paragraphs: list[Paragraph], run_id: int | None):
-    from core.llm.records import Classification, Evidence, Flag, ValueRecord
+    from core.records.classifications import Classification, Evidence, Flag, ValueRecord
 
     evidence = [dataclasses.replace(Evidence.from_hit(_hit(p, rank), number=rank), cited=rank == 1)
                 for rank, p in enumerate(paragraphs, start=1)]

@@ -203,7 +203,7 @@ def test_value_text_names_the_polar_question_strategies_found() -> None:
     """Seven 0/1 codes are shown as the strategies present, single values as their label."""
     from types import SimpleNamespace
 
-    from core.llm.records import ValueRecord
+    from core.records.classifications import ValueRecord
     from gui.features.review import value_text
 
     polar = SimpleNamespace(feature_id="116A*", values=[
