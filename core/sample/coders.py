@@ -1,0 +1,269 @@
+"""Two coders, blind, then agreement: compare two coders' project files of the same grammar.
+
+A second coder codes the same grammar in a project file of their own; this module compares the
+two coders' *current decisions* (core.coding: coded, accepted, overridden, unknown "?"; a model's
+prediction nobody decided is no coder's value) feature by feature.  Both files are opened
+read-only (:mod:`core.sample.snapshot`) and nothing of either changes here; storing a resolved
+value is :mod:`core.sample.resolution`'s job, and only into the file the person names.
+
+The shape the GUI (a disagreement queue) and the CLI (``compare A B``) build on::
+
+    compare_projects(a_path, b_path, groups=None) -> CoderComparison
+        .a, .b             : CoderFile (path, language name, Glottocode, coders)
+        .features          : [FeatureVerdict] one per feature either side decided
+                             (feature_id, feature_name, group, verdict, a: CoderValue|None, b: CoderValue|None)
+        .disagreements     : [Disagreement] both sides decided, with different values ("?" included)
+                             (feature_id, feature_name, group, a: CoderValue, b: CoderValue,
+                              b_pins_for_a: B's pins as pins of A's own copy of the book)
+        .overall           : Kappa (core.sample.kappa) over features both coded with a value
+        .by_group          : {group: Kappa}
+    CoderValue: project, coder, code ("?" for unknown), label, status, note, paragraph_ids,
+                page_labels, decided_at, decision_id
+    compare_folders(dir_a, dir_b, groups=None) -> SampleCoderComparison
+        pairs the projects of two folders by Glottocode; .pairs (one CoderComparison per language),
+        .by_coder_pair {("ana", "ben"): Kappa}, .by_feature {feature: Kappa over languages}
+
+Kappa pools the features' codes as labels (Grambank's 0/1 are what it is made for) and leaves
+out features where either coder said "?" (counted as ``excluded``); see :mod:`core.sample.kappa`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.errors import GrammarLensError
+from core.sample.groups import group_of
+from core.sample.kappa import MISSING, Kappa, cohen_kappa, kappa_of_pairs
+from core.sample.snapshot import Snapshot, read_project
+
+AGREE, DISAGREE, ONLY_A, ONLY_B = "agree", "disagree", "only A", "only B"
+
+
+@dataclass(frozen=True)
+class CoderValue:
+    """One coder's current decision about one feature, as a disagreement shows it side by side."""
+
+    project: Path
+    coder: str
+    code: str  # the value's code within the feature, or "?" (not enough information)
+    label: str
+    status: str  # coded | accepted | overridden | unknown (core.coding's statuses)
+    note: str
+    paragraph_ids: tuple[int, ...]  # pinned paragraphs (ids of *this* coder's project)
+    page_labels: tuple[str, ...]  # printed pages of the pins
+    decided_at: str
+    decision_id: int
+
+    def to_json(self) -> dict:
+        return {"project": str(self.project), "coder": self.coder, "value": self.code, "label": self.label,
+                "status": self.status, "note": self.note, "paragraph_ids": list(self.paragraph_ids),
+                "pages": list(self.page_labels), "decided_at": self.decided_at, "decision_id": self.decision_id}
+
+    def shown(self) -> str:
+        """"1 (present), by ana, p. 12, 14" for reports and notes."""
+        value = self.code if self.code == "?" else f"{self.code} ({self.label})"
+        pages = f", p. {', '.join(self.page_labels)}" if self.page_labels else ""
+        return f"{value} by {self.coder or 'an unnamed coder'}{pages}"
+
+
+@dataclass(frozen=True)
+class FeatureVerdict:
+    """One feature of the comparison: agree, disagree, or decided by one side only."""
+
+    feature_id: str
+    feature_name: str
+    group: str
+    verdict: str
+    a: CoderValue | None
+    b: CoderValue | None
+
+    def to_json(self) -> dict:
+        return {"feature": self.feature_id, "name": self.feature_name, "group": self.group, "verdict": self.verdict,
+                "a": self.a.to_json() if self.a else None, "b": self.b.to_json() if self.b else None}
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """A feature both coders decided differently: what each said, and B's pins as A's project knows them."""
+
+    feature_id: str
+    feature_name: str
+    group: str
+    a: CoderValue
+    b: CoderValue
+    b_pins_for_a: tuple = ()  # core.coding Pin records valid in A's project (same book), for a resolution
+
+    def to_json(self) -> dict:
+        return {"feature": self.feature_id, "name": self.feature_name, "group": self.group,
+                "a": self.a.to_json(), "b": self.b.to_json()}
+
+
+@dataclass(frozen=True)
+class CoderFile:
+    """One side of a comparison: the project file, its language and who coded in it."""
+
+    path: Path
+    language: str
+    glottocode: str | None
+    coders: tuple[str, ...]
+
+    @property
+    def coder(self) -> str:
+        """The file's coder: whoever made most of its current decisions ("" if none)."""
+        return self.coders[0] if self.coders else ""
+
+    def to_json(self) -> dict:
+        return {"path": str(self.path), "language": self.language, "glottocode": self.glottocode,
+                "coders": list(self.coders)}
+
+
+@dataclass
+class CoderComparison:
+    """Two coders' files of one language compared feature by feature."""
+
+    a: CoderFile
+    b: CoderFile
+    features: list[FeatureVerdict]
+    disagreements: list[Disagreement]
+    overall: Kappa
+    by_group: dict[str, Kappa]
+    warnings: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"a": self.a.to_json(), "b": self.b.to_json(), "overall": self.overall.to_json(),
+                "by_group": {g: k.to_json() for g, k in sorted(self.by_group.items())},
+                "features": [f.to_json() for f in self.features],
+                "disagreements": [d.to_json() for d in self.disagreements], "warnings": self.warnings}
+
+
+def compare_projects(a_path: str | os.PathLike[str], b_path: str | os.PathLike[str], *,
+                     groups: dict[str, str] | None = None) -> CoderComparison:
+    """Compare coder A's project with coder B's (both opened read-only; neither changes)."""
+    a_path, b_path = Path(a_path), Path(b_path)
+    _refuse_same_file(a_path, b_path)
+    a, b = read_project(a_path), read_project(b_path)
+    comparison = compare_snapshots(a, b, groups=groups)
+    if comparison.disagreements:
+        from core.sample.resolution import map_pins
+
+        comparison.disagreements = map_pins(a_path, b_path, comparison.disagreements)
+    return comparison
+
+
+def compare_snapshots(a: Snapshot, b: Snapshot, *, groups: dict[str, str] | None = None) -> CoderComparison:
+    """The comparison of two read projects (no pin mapping: that needs both files, see compare_projects)."""
+    from core.catalog import load_catalog
+
+    catalog = load_catalog()
+    groups = groups or {}
+    warnings: list[str] = []
+    if a.glottocode and b.glottocode and a.glottocode != b.glottocode:
+        warnings.append(f"The two files describe different languages ({a.glottocode} and {b.glottocode}).")
+    if set(a.grammars) != set(b.grammars) and a.grammars and b.grammars:
+        warnings.append("The two files hold different grammars; pins are compared by printed page only.")
+    values_a, values_b = coder_values(a), coder_values(b)
+    features: list[FeatureVerdict] = []
+    disagreements: list[Disagreement] = []
+    from core.profile.entries import sort_key
+
+    for fid in sorted(set(values_a) | set(values_b), key=sort_key):
+        va, vb = values_a.get(fid), values_b.get(fid)
+        name = catalog.get(fid).name if fid in catalog else fid
+        group = group_of(fid, groups)
+        verdict = ONLY_B if va is None else ONLY_A if vb is None else AGREE if va.code == vb.code else DISAGREE
+        features.append(FeatureVerdict(fid, name, group, verdict, va, vb))
+        if verdict == DISAGREE:
+            disagreements.append(Disagreement(fid, name, group, va, vb))
+    both = [f for f in features if f.a is not None and f.b is not None]
+    overall = cohen_kappa([f.a.code for f in both], [f.b.code for f in both])
+    by_group: dict[str, Kappa] = {}
+    for g in sorted({f.group for f in both}):
+        part = [f for f in both if f.group == g]
+        by_group[g] = cohen_kappa([f.a.code for f in part], [f.b.code for f in part])
+    return CoderComparison(_side(a), _side(b), features, disagreements, overall, by_group, warnings)
+
+
+def coder_values(snapshot: Snapshot) -> dict[str, CoderValue]:
+    """Feature id -> the coder's current value in this project (features with only notes or pins left out)."""
+    out: dict[str, CoderValue] = {}
+    for fid, d in snapshot.decisions.items():
+        if not d.has_value:
+            continue
+        out[fid] = CoderValue(
+            project=snapshot.path, coder=d.reviewer or "", code=str(d.code), label=d.label or "", status=d.status,
+            note=d.note or "", paragraph_ids=tuple(p.paragraph_id for p in d.pins if p.paragraph_id is not None),
+            page_labels=tuple(dict.fromkeys(p.page_label for p in d.pins)), decided_at=d.created_at,
+            decision_id=d.id)
+    return out
+
+
+def _side(s: Snapshot) -> CoderFile:
+    return CoderFile(s.path, s.label, s.glottocode, s.coders)
+
+
+def _refuse_same_file(a: Path, b: Path) -> None:
+    try:
+        same = a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        same = False
+    if same:
+        raise GrammarLensError(f"{a} and {b} are the same file.", "Compare two coders' own project files.")
+
+
+# -- two folders: the double-coded languages of a sample ----------------------------------------------------
+
+@dataclass
+class SampleCoderComparison:
+    """Coder A's folder against coder B's, projects paired by Glottocode."""
+
+    pairs: list[CoderComparison]
+    by_coder_pair: dict[tuple[str, str], Kappa]
+    by_feature: dict[str, Kappa]
+    unpaired: list[Path]
+    problems: list  # core.sample.snapshot.MemberProblem
+
+    def to_json(self) -> dict:
+        return {"pairs": [p.to_json() for p in self.pairs],
+                "by_coder_pair": [{"a": a, "b": b, **k.to_json()} for (a, b), k in sorted(self.by_coder_pair.items())],
+                "by_feature": {f: k.to_json() for f, k in self.by_feature.items()},
+                "unpaired": [str(p) for p in self.unpaired], "problems": [p.to_json() for p in self.problems]}
+
+
+def compare_folders(dir_a: str | os.PathLike[str], dir_b: str | os.PathLike[str], *,
+                    groups: dict[str, str] | None = None) -> SampleCoderComparison:
+    """Pair the projects of two samples by Glottocode and compare each pair; kappa per coder pair and per feature."""
+    from core.profile.entries import sort_key
+    from core.sample.snapshot import read_sample
+
+    side_a, side_b = read_sample(dir_a), read_sample(dir_b)
+    by_code_b = {s.glottocode: s for s in side_b.by_language() if s.glottocode}
+    pairs: list[CoderComparison] = []
+    unpaired: list[Path] = []
+    for s in side_a.by_language():
+        other = by_code_b.pop(s.glottocode, None) if s.glottocode else None
+        if other is None or os.path.samefile(s.path, other.path):
+            unpaired.append(s.path)
+            continue
+        pairs.append(compare_snapshots(s, other, groups=groups))
+    unpaired.extend(s.path for s in by_code_b.values())
+    coder_pairs: dict[tuple[str, str], list[tuple[str | None, str | None]]] = defaultdict(list)
+    features: dict[str, list[tuple[str | None, str | None]]] = defaultdict(list)
+    for p in pairs:
+        for f in p.features:
+            if f.a is None or f.b is None:
+                continue
+            coder_pairs[(p.a.coder, p.b.coder)].append((f.a.code, f.b.code))
+            features[f.feature_id].append((f.a.code, f.b.code))
+    return SampleCoderComparison(
+        pairs=pairs,
+        by_coder_pair={k: _kappa(v) for k, v in coder_pairs.items()},
+        by_feature={f: _kappa(features[f]) for f in sorted(features, key=sort_key)},
+        unpaired=unpaired, problems=side_a.problems + side_b.problems)
+
+
+def _kappa(pairs: list[tuple[str | None, str | None]]) -> Kappa:
+    kept = [(str(x), str(y)) for x, y in pairs if x not in MISSING and y not in MISSING]
+    return kappa_of_pairs(kept, excluded=len(pairs) - len(kept))
