@@ -19,6 +19,7 @@ project in a new process once the first one has embedded it (the model still loa
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -29,10 +30,12 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 from PySide6.QtCore import QElapsedTimer, QEventLoop, QSettings, QTimer
 
 from bench.paths import REPO, SHARED_GRAMMARS
+from bench.stub_server import stub_server_class
 
 FIRST_EVIDENCE_FEATURE = "81A"
 KEY_PACES_S = (1.0, 0.5)  # seconds between two "next feature" keys of the coding-pass measurement
@@ -105,24 +108,41 @@ def _app_settings(server_url: str, reranker: str | None) -> "object":
     return settings
 
 
+@contextlib.contextmanager
+def answer_server(url: str | None) -> Iterator[str]:
+    """The OpenAI-compatible server the window classifies against: ``url``, or one started here.
+
+    From a source checkout the bench starts the test server of :mod:`devtools.openai_server`
+    (it answers SOV to a prompt that contains "SOV").  The built app does not carry devtools, so
+    there the caller gives a running server (the packaging smoke test starts one beside the bundle).
+    """
+    if url:
+        yield url
+        return
+    server = stub_server_class()().start()
+    server.add_rule("SOV", "SOV")
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
 def first_evidence_child(project: Path, feature_id: str = FIRST_EVIDENCE_FEATURE, *, reranker: str | None = None,
-                         timeout_s: float = 600.0) -> dict:
+                         timeout_s: float = 600.0, llm_url: str | None = None) -> dict:
     """In a new app process: seconds from the window showing to the feature's evidence, then to its final order.
 
     Waits until the book is embedded (the next process finds it so), then closes the project and opens
     it again in this process (``reopen``).  Run by ``bench gui-first-evidence``.
     """
-    from devtools.openai_server import OpenAIStubServer
     from gui.app import make_application
-    from gui.window.main_window import MainWindow
     from gui.common.settings import save_settings
+    from gui.window.main_window import MainWindow
 
     app = make_application()
     out: dict = {"project": str(project), "feature": feature_id}
-    with tempfile.TemporaryDirectory() as tmp:
-        server = OpenAIStubServer().start()
+    with tempfile.TemporaryDirectory() as tmp, answer_server(llm_url) as server_url:
         store = QSettings(str(Path(tmp) / "bench.ini"), QSettings.Format.IniFormat)
-        settings = _app_settings(server.url, reranker)
+        settings = _app_settings(server_url, reranker)
         save_settings(settings, store)
         out["reranker"] = settings.retrieval.reranker
         window = MainWindow(store)
@@ -165,12 +185,11 @@ def first_evidence_child(project: Path, feature_id: str = FIRST_EVIDENCE_FEATURE
         _wait(app, lambda: "final" in seen, timeout_s)
         out["reopen"] = {"evidence_s": since("first"), "final_evidence_s": since("final")}
         window.close()
-        server.stop()
     return out
 
 
 def measure_first_evidence(project: Path, work: Path, *, reranker: str | None = None,
-                           feature_id: str = FIRST_EVIDENCE_FEATURE) -> dict:
+                           feature_id: str = FIRST_EVIDENCE_FEATURE, llm_url: str | None = None) -> dict:
     """``first_evidence_s``: cold (a project as ingested, new process) and warm (embedded, new process)."""
     target = work / "first-evidence.grammarlens"
     for suffix in ("", "-wal", "-shm"):
@@ -182,6 +201,8 @@ def measure_first_evidence(project: Path, work: Path, *, reranker: str | None = 
                    "--feature", feature_id, "--json"]
         if reranker is not None:
             command += ["--reranker", reranker]
+        if llm_url:
+            command += ["--llm-url", llm_url]
         env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
         done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=1200)
         if done.returncode != 0:
@@ -263,18 +284,17 @@ def measure_key_pace(app, window, interval_s: float, steps: int = KEY_STEPS, fea
 
 
 def run_bench(pdf: Path = DEFAULT_PDF, *, reranker: str | None = None, repeats: int = 3,
-              as_json: bool = False, demo: bool = False, only: str | None = None) -> int:
+              as_json: bool = False, demo: bool = False, only: str | None = None, llm_url: str | None = None) -> int:
     """The whole GUI bench (see the module docstring); ``only`` = "first-evidence" or "key-pace" runs one part."""
     from core.ingest import ingest_pdf
     from core.store import create_project
     from gui.app import build_demo_project, make_application
-    from gui.window.main_window import MainWindow
     from gui.common.settings import save_settings
-    from devtools.openai_server import OpenAIStubServer
+    from gui.window.main_window import MainWindow
 
     app = make_application()
     results: dict = {"pdf": "demo" if demo else str(pdf)}
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, answer_server(llm_url) as server_url:
         started = time.perf_counter()
         if demo:
             project_path = build_demo_project(Path(tmp) / "demo")
@@ -284,14 +304,13 @@ def run_bench(pdf: Path = DEFAULT_PDF, *, reranker: str | None = None, repeats: 
                 ingest_pdf(project, pdf)
         results["ingest_s"] = round(time.perf_counter() - started, 2)
         if only in (None, "first-evidence"):
-            results["first_evidence_s"] = measure_first_evidence(project_path, Path(tmp), reranker=reranker)
+            results["first_evidence_s"] = measure_first_evidence(project_path, Path(tmp), reranker=reranker,
+                                                                 llm_url=server_url)
             if only == "first-evidence":
                 return _report(results, as_json, only)
 
         store = QSettings(str(Path(tmp) / "bench.ini"), QSettings.Format.IniFormat)
-        server = OpenAIStubServer().start()
-        server.add_rule("SOV", "SOV")
-        settings = _app_settings(server.url, reranker)
+        settings = _app_settings(server_url, reranker)
         save_settings(settings, store)
         results["reranker"] = settings.retrieval.reranker
         window = MainWindow(store)
@@ -302,7 +321,6 @@ def run_bench(pdf: Path = DEFAULT_PDF, *, reranker: str | None = None, repeats: 
             window.open_project(project_path)
             results["key_pace"] = [measure_key_pace(app, window, pace) for pace in KEY_PACES_S]
             window.close()
-            server.stop()
             return _report(results, as_json, only)
 
         # 1. first page of the ingested grammar (the project is closed and reopened each time)
@@ -336,7 +354,6 @@ def run_bench(pdf: Path = DEFAULT_PDF, *, reranker: str | None = None, repeats: 
         results["next_feature"] = measure_next_feature(app, window, _wait)  # 3. a coding pass, look-ahead on/off
         results["key_pace"] = [measure_key_pace(app, window, pace) for pace in KEY_PACES_S]  # 4. at a coder's pace
         window.close()
-        server.stop()
     return _report(results, as_json, only)
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from core.progress import Progress, null_progress
 
 from bench.paths import REPO
+from bench.stub_server import stub_server_class
 
 
 @dataclass(frozen=True)
@@ -93,14 +94,12 @@ def run_profile_speed(pdf: str | Path, work: str | Path, features: str = "gramba
                       runs: tuple[str, ...] = ("cold", "embed", "embedded"), concurrency: int = 4,
                       progress: Progress | None = None) -> ProfileSpeedReport:
     """Measure the runs named in ``runs`` (see the module docstring) on ``pdf``'s grammar."""
-    from devtools.openai_server import OpenAIStubServer
-
     progress = progress or null_progress()
     pdf, work = Path(pdf), Path(work)
     progress.step(0, len(runs) + 1, f"ingest or reuse {pdf.name}")
     pristine, paragraphs = ingested_copy(pdf, work)
     env = dict(os.environ, HF_HUB_OFFLINE=os.environ.get("HF_HUB_OFFLINE", "1"))
-    server = OpenAIStubServer().start()
+    server = stub_server_class()().start()
     report = ProfileSpeedReport(str(pdf), paragraphs, features, {})
     profile = ["--features", features, "--base-url", server.url, "--model", "gpt-4o",
                "--concurrency", str(concurrency)]

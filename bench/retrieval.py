@@ -23,7 +23,7 @@ from core.errors import GrammarLensError
 from core.progress import Progress
 from core.retrieval.bm25 import BM25Index
 from core.retrieval.ndcg import ndcg
-from core.retrieval.ranking import bm25_query, embed_texts, rank_candidates
+from core.retrieval.ranking import embed_texts, rank_candidates
 from core.retrieval.settings import RetrievalSettings
 from core.retrieval.tokenize import tokenize
 

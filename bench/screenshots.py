@@ -30,10 +30,10 @@ def main(argv: list[str]) -> int:
     from bench.gui import _wait
     from gui.window.main_window import MainWindow
     from gui.common.settings import AppSettings, save_settings
-    from devtools.openai_server import OpenAIStubServer
+    from bench.stub_server import stub_server_class
 
     app = make_application()
-    server = OpenAIStubServer().start()
+    server = stub_server_class()().start()
     server.add_rule("SOV", "SOV", reasoning=(
         "The grammar states that the basic constituent order of Iranian Armenian is SOV: the verb "
         "follows the object in neutral transitive clauses, and other orders are pragmatically marked."))

@@ -31,6 +31,8 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
                    help="embedding model for retrieval ('' for none; default: the app's default)")
     p.add_argument("--repeats", type=arg_types.int_range(1, 100), default=3, help="how many times to open the grammar")
     p.add_argument("--json", action="store_true", help="print the numbers as JSON")
+    p.add_argument("--llm-url", type=arg_types.url, default=None,
+                   help="OpenAI-compatible server to classify against (default: the checkout's test server)")
     p.set_defaults(handler=_bench_gui)
 
     p = bench.add_parser("gui-first-evidence", help="(used by bench gui) one new app process: seconds from the "
@@ -39,6 +41,7 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.add_argument("--feature", type=arg_types.feature_id, default="81A")
     p.add_argument("--reranker", type=arg_types.optional_model_name,
                    help="embedding model for retrieval ('' for none; default: the app's default)")
+    p.add_argument("--llm-url", type=arg_types.url, default=None, help="OpenAI-compatible server (see bench gui)")
     p.add_argument("--json", action="store_true", help="print the numbers as JSON")
     p.set_defaults(handler=_bench_gui_first_evidence)
 
@@ -63,7 +66,7 @@ def _bench_gui(args: argparse.Namespace) -> int:
     from bench.gui import run_bench
 
     return run_bench(args.pdf, reranker=args.reranker, repeats=args.repeats, as_json=args.json, demo=args.demo,
-                     only=args.only)
+                     only=args.only, llm_url=args.llm_url)
 
 
 def _bench_gui_first_evidence(args: argparse.Namespace) -> int:
@@ -77,6 +80,6 @@ def _bench_gui_first_evidence(args: argparse.Namespace) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from bench.gui import first_evidence_child
 
-    out = first_evidence_child(args.project, args.feature, reranker=args.reranker)
+    out = first_evidence_child(args.project, args.feature, reranker=args.reranker, llm_url=args.llm_url)
     print(json.dumps(out, indent=None if args.json else 2))
     return 0 if out.get("evidence_s") is not None else 1

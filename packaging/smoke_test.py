@@ -8,7 +8,7 @@ itself (``gui --demo --quit-after``), and again on the real X11 platform (xcb) o
 server when Xvfb is installed (a bundle or machine lacking the xcb libraries fails there);
 ``bench gui`` on the generated demo grammar (``demo``, on xcb too when Xvfb is there), which
 drives the whole window (open, retrieve, classify against the local OpenAI-compatible server of
-devtools/openai_server.py, a coding pass with look-ahead); a real grammar is ingested into a new
+devtools/openai_server.py, which this script runs: the bundle leaves devtools out; a coding pass with look-ahead); a real grammar is ingested into a new
 project and WALS 81A retrieved from it, headless; then the variant's reranker behaviour: the lite
 build refuses a reranker with a message that names the full build, the full build reranks with the
 bundled MiniLM model offline.
@@ -32,6 +32,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 ROOT = Path(__file__).resolve().parent.parent
 GRAMMARS = ROOT.parent / "shared" / "grammars"
@@ -61,6 +62,7 @@ class SmokeTest:
     home: Path
     timeout_s: float = 300.0
     display: str | None = None  # a private X server for the checks on the xcb platform
+    llm_url: str = ""  # the OpenAI-compatible test server this script runs (the bundle carries none)
     outcomes: list[Outcome] = field(default_factory=list)
 
     def env(self, platform: str = "offscreen") -> dict[str, str]:
@@ -119,13 +121,13 @@ class SmokeTest:
         demo = self.home / "demo_grammar.pdf"
         self.check("demo writes the sample grammar", ["demo", str(demo)],
                    lambda r: "" if r.returncode == 0 and demo.is_file() else "no demo PDF was written", timeout_s=60)
-        self.check("bench gui on the demo grammar", ["bench", "gui", str(demo), "--repeats", "1", "--json"],
-                   _expect_bench_gui, timeout_s=180)
+        bench_gui = ["bench", "gui", str(demo), "--repeats", "1", "--json", "--llm-url", self.llm_url]
+        self.check("bench gui on the demo grammar", bench_gui, _expect_bench_gui, timeout_s=180)
         if self.display:
             self.check(f"gui starts on xcb (Xvfb {self.display}) on the demo and quits",
                        ["gui", "--demo", "--quit-after", "4"], self._expect_gui, timeout_s=120, platform="xcb")
-            self.check("bench gui on the demo grammar, on xcb", ["bench", "gui", str(demo), "--repeats", "1", "--json"],
-                       _expect_bench_gui, timeout_s=180, platform="xcb")
+            self.check("bench gui on the demo grammar, on xcb", bench_gui, _expect_bench_gui, timeout_s=180,
+                       platform="xcb")
         self.check(f"ingest {self.grammar.name}", ["ingest", str(self.grammar), "--project", str(project)],
                    _expect_ingest)
         self.check(f"retrieve {FEATURE} (default ranking)", ["retrieve", str(project), "--feature", FEATURE, "--json"],
@@ -239,6 +241,23 @@ def executable(folder: Path, names: tuple[str, ...] = ("GrammarLens.exe", "Gramm
     raise SystemExit(f"No {names[-1]} executable in {folder}; build it with packaging/build.py")
 
 
+@contextlib.contextmanager
+def answer_server() -> Iterator[str]:
+    """The checkout's OpenAI-compatible test server (devtools), answering SOV where a prompt says SOV.
+
+    The bundle leaves devtools out, so this script, run from the checkout, brings the server.
+    """
+    sys.path.insert(0, str(ROOT))
+    from devtools.openai_server import OpenAIStubServer
+
+    server = OpenAIStubServer().start()
+    server.add_rule("SOV", "SOV")
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Smoke-test a frozen GrammarLens bundle.")
     parser.add_argument("bundle", type=Path, help="the bundle folder, e.g. dist/GrammarLens-lite")
@@ -250,11 +269,12 @@ def main(argv: list[str] | None = None) -> int:
     if not args.grammar.is_file():
         raise SystemExit(f"{args.grammar} is missing: the smoke test ingests a real grammar from ../shared/grammars")
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="grammarlens-smoke-") as home, private_x_display() as display:
+    with (tempfile.TemporaryDirectory(prefix="grammarlens-smoke-") as home, private_x_display() as display,
+          answer_server() as llm_url):
         folder = args.bundle.resolve()
         cli = executable(folder, ("GrammarLens-cli.exe", "GrammarLens.exe", "GrammarLens"))
         test = SmokeTest(cli, executable(folder), variant, args.grammar.resolve(), Path(home),
-                         timeout_s=args.timeout, display=display)
+                         timeout_s=args.timeout, display=display, llm_url=llm_url)
         ok = test.run_all()
     failed = [o.name for o in test.outcomes if not o.ok]
     print(f"smoke test of the {variant} build: {'all' if ok else 'NOT all'} {len(test.outcomes)} checks good"
