@@ -4,19 +4,25 @@ Moving on in a coding pass must show evidence at once, but a retrieval (BM25, th
 from milliseconds to a second.  :class:`EvidenceCache` keeps each feature's hits in memory;
 :meth:`EvidenceCache.prefetch` fills it for the features :meth:`CodingPass.upcoming` names, between
 features it checks the progress object for cancel, so the GUI runs it in a worker (with the worker's own
-project connection) and reads the cache from the UI thread.  :func:`pinned_first` puts the coder's
-pinned paragraphs at the top of the list, as the evidence list shows them.
+project connection) and reads the cache from the UI thread.  :func:`with_pinned` adds the paragraphs
+the coder pinned that the retrieval did not find, and :func:`pinned_first` puts the pinned ones at the
+top, as the evidence list shows them (the window's state orders its list with it).
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import TYPE_CHECKING
 
 from core.progress import Progress
 from core.store.database import ProjectDatabase
+from core.store.repository import get_paragraphs
+
+if TYPE_CHECKING:
+    from core.retrieval.pipeline import Hit
 
 
 @dataclass(frozen=True)
@@ -112,20 +118,25 @@ def _model_loaded(settings) -> bool:
                                                 device=settings.device)
 
 
-def pinned_first(project: ProjectDatabase, feature_id: str, hits: Sequence) -> tuple[list[int], list]:
-    """(pinned paragraph ids, hits with the pinned paragraphs first).
+def pinned_first(hits: Sequence[Hit], pinned: Collection[int]) -> list[Hit]:
+    """Evidence as the list shows it: the pinned paragraphs first, then the rest, each part in rank order.
 
-    A pinned paragraph the retrieval did not find becomes a hit of score 0 at the top, so the list
-    always shows what the coder pinned; page-only pins have no paragraph and are not listed here.
+    A pinned paragraph the retrieval never found (rank 0, added by :func:`with_pinned`) leads its part.
     """
-    from core.coding.decisions import current_pins
-    from core.retrieval.pipeline import Hit
-    from core.store.repository import get_paragraphs
+    return sorted(hits, key=lambda h: (h.paragraph.id not in pinned, h.rank))
 
-    pinned = [p.paragraph_id for p in current_pins(project, feature_id) if p.paragraph_id is not None]
-    by_id = {h.paragraph.id: h for h in hits}
-    missing = [i for i in pinned if i not in by_id]
-    extra = {p.id: Hit(rank=0, score=0.0, paragraph=p) for p in get_paragraphs(project, missing)}
-    top = [by_id.get(i) or extra[i] for i in pinned if i in by_id or i in extra]
-    rest = [h for h in hits if h.paragraph.id not in set(pinned)]
-    return pinned, top + rest
+
+def with_pinned(project: ProjectDatabase, hits: Sequence[Hit], pinned: Collection[int]) -> list[Hit]:
+    """``hits`` with every pinned paragraph among them, so the list always shows what the coder pinned.
+
+    A pinned paragraph the retrieval did not find joins as a hit of rank 0 and score 0; a rank-0 hit
+    no longer pinned leaves.  Page-only pins have no paragraph and are not listed.
+    """
+    from core.retrieval.pipeline import Hit  # loaded when first needed, as retrieve() above
+
+    kept = [h for h in hits if h.rank > 0 or h.paragraph.id in pinned]
+    listed = {h.paragraph.id for h in kept}
+    missing = [pid for pid in pinned if pid not in listed]
+    if missing:
+        kept += [Hit(rank=0, score=0.0, paragraph=p) for p in get_paragraphs(project, missing)]
+    return kept

@@ -9,14 +9,22 @@ path: where a person stopped is theirs, not the project's) are plain Python and 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Protocol
 
 from core import coding
 from core.catalog.model import Feature
 from core.coding.coding_pass import FILTER_LABELS, ActUndone
+from core.models import Paragraph
+from core.records.classifications import Classification
+from core.store.database import ProjectDatabase
+from core.store.decisions import current_decisions
+
+if TYPE_CHECKING:  # the type name only: the retrieval pipeline loads its ranking for nothing here
+    from core.retrieval.pipeline import Hit
 
 _DONE = {"code": "coded", "accept": "accepted the model's value", "override": "overrode the model with",
          "unknown": "set", "note": "noted", "pin": "pinned", "unpin": "unpinned", "undo": "undid their last change"}
@@ -37,6 +45,51 @@ class CodingView:
     history: tuple[str, ...] = ()  # newest first
     can_undo: bool = False
     model_code: str | None = None
+
+
+def coding_view(project: ProjectDatabase | None, feature: Feature | None,
+                classification: Classification | None) -> CodingView:
+    """The chosen feature's current decision and history, as the panel shows them (``classification``: the
+    model answer on screen, whose value the panel marks "← model")."""
+    if feature is None or project is None:
+        return CodingView(None, why_not="Pick a feature on the left, or start a coding pass (Ctrl+K).")
+    if feature.multi_label:
+        return CodingView(feature, why_not=f"{feature.id} is coded as its {len(feature.multi_label)} Grambank "
+                                           f"parts: {', '.join(feature.multi_label)}. Pick one, or use a pass.")
+    current = coding.current(project, feature.id)
+    rows = coding.history(project, feature.id)
+    options = tuple(coding.value_choices(feature.id))  # keys are the codes when they are digits
+    return CodingView(feature, True, "", options, current.value if current else None, status_line(current),
+                      (current.note or "") if current else "", current.pins if current else (),
+                      tuple(history_lines(rows)), bool(current), model_code(classification, feature.id))
+
+
+def model_code(classification: Classification | None, feature_id: str) -> str | None:
+    """The code the model answered for ``feature_id`` (None: no answer, or none for this feature)."""
+    if classification is None:
+        return None
+    return next((v.code for v in classification.values if v.feature_id == feature_id), None)
+
+
+def coded_marks(project: ProjectDatabase | None) -> dict[str, str]:
+    """Feature id -> "✔" (a value) or "?" for every feature decided in the project, as the feature list marks them."""
+    decided = current_decisions(project) if project is not None else {}
+    return {fid: ("?" if d.code == coding.UNKNOWN_CODE else "✔") for fid, d in decided.items() if d.has_value}
+
+
+def pin_menu_text(paragraph: Paragraph, pinned: bool, feature_id: str) -> str:
+    """The PDF view's context-menu entry for a paragraph: pin it to the feature, or unpin it."""
+    if pinned:
+        return f"Unpin this paragraph (p. {paragraph.page_label}) from {feature_id}"
+    return f"Pin this paragraph (p. {paragraph.page_label}) to {feature_id}"
+
+
+def first_page(hits: Sequence[Hit] | None, document_id: int | None) -> int | None:
+    """The PDF page evidence opens on in a grammar: the first page of its top hit there (None: no hit there)."""
+    if not hits or document_id is None:
+        return None
+    top = next((h for h in hits if h.paragraph.document_id == document_id), None)
+    return min(r.pdf_page for r in top.paragraph.rects) if top is not None else None
 
 
 @dataclass(frozen=True)
@@ -176,7 +229,7 @@ class PassMemory:
         return {"set": self.feature_set, "filter": self.filter, "feature": self.feature}
 
     @classmethod
-    def read(cls, value: Callable[[str], object], known_sets: Iterable[str]) -> "PassMemory | None":
+    def read(cls, value: Callable[[str], object], known_sets: Iterable[str]) -> PassMemory | None:
         """The memory from ``value(name)`` (a settings lookup in the project's group); None when absent or stale.
 
         A saved list deleted since, or a filter this version does not know, is no pass to continue.
@@ -192,6 +245,34 @@ class PassMemory:
         return f"Your coding pass ({self.feature_set}{label}) stopped{where}: Ctrl+K continues it."
 
 
+class SettingsStore(Protocol):
+    """What the pass memory needs of the app's settings (a QSettings has these)."""
+
+    def value(self, key: str, default: object = ...) -> object: ...
+
+    def setValue(self, key: str, value: object) -> None: ...
+
+    def remove(self, key: str) -> None: ...
+
+
+def remember_pass(store: SettingsStore, project: Path, memory: PassMemory) -> None:
+    """Keep the running pass's set, filter and feature for the next time the project opens."""
+    group = PassMemory.group(project)
+    for name, value in memory.items().items():
+        if value:  # a feature outside the set leaves the place as it was
+            store.setValue(f"{group}/{name}", value)
+
+
+def recall_pass(store: SettingsStore, project: Path, feature_sets: Iterable[str]) -> PassMemory | None:
+    """The pass left in the project (None: none, or one this project can no longer continue)."""
+    group = PassMemory.group(project)
+    return PassMemory.read(lambda name: store.value(f"{group}/{name}", ""), feature_sets)
+
+
+def forget_pass(store: SettingsStore, project: Path) -> None:
+    store.remove(PassMemory.group(project))
+
+
 # ---------------------------------------------------------------------- the panel's lines
 def status_line(d: coding.Decision | None) -> str:
     if d is None:
@@ -202,7 +283,8 @@ def status_line(d: coding.Decision | None) -> str:
         what = " and ".join(p for p in (f"{len(d.pins)} pin{'s' if len(d.pins) != 1 else ''}" if d.pins else "",
                                         "a note" if d.note else "") if p)
         return f"No value yet · {what} by {who}, {when}" if what else "Not coded yet."
-    word = {"coded": "coded", "accepted": "accepted", "overridden": "overridden", "unknown": "coded"}[d.status]
+    word = {coding.CODED: "coded", coding.ACCEPTED: "accepted", coding.OVERRIDDEN: "overridden",
+            coding.UNKNOWN: "coded"}[d.status]
     return f"{d.label} · {word} by {who}, {when}"
 
 

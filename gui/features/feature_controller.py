@@ -55,13 +55,17 @@ class FeatureController(QObject):
         self._rerank: Operation | None = None
         self._classification: Operation | None = None
         # evidence retrieved ahead of time (the coding pass's look-ahead), asked before retrieving
-        self.prefetched: Callable[[Feature], list | None] = lambda _feature: None
+        self._prefetched: Callable[[Feature], list | None] = lambda _feature: None
         self.preparation = BookPreparation(runner, settings, self)
         projects.aboutToClose.connect(self.cancel)
         projects.opened.connect(lambda path: self.preparation.start(Path(path)))
         projects.ingestFinished.connect(
             lambda added: added and self.preparation.start(self.state.project_path, again=True))
         self.preparation.warm_model()  # the app is starting: the model loads while the window opens
+
+    def use_prefetched(self, source: Callable[[Feature], list | None]) -> None:
+        """Ask ``source`` for a feature's evidence before retrieving it (None: not retrieved ahead)."""
+        self._prefetched = source
 
     @property
     def retrieving(self) -> bool:
@@ -129,7 +133,7 @@ class FeatureController(QObject):
                     self._start_rerank(path, feature, settings)
 
         self._stop_rerank()
-        ready = self.prefetched(feature)
+        ready = self._prefetched(feature)
         if ready is not None:  # shown at once, without a worker round trip
             if self._retrieval is not None:
                 self._retrieval.cancel()

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
+from core.coding.lookahead import pinned_first
+
 if TYPE_CHECKING:  # type names only: importing core.llm here would load the client for nothing
     from core.catalog.model import Feature
     from core.llm.records import Classification
@@ -120,7 +122,7 @@ class WindowState:
 
     def ordered_hits(self) -> list[Hit]:
         """Evidence as listed: pinned paragraphs first (in rank order), then the rest in rank order."""
-        return sorted(self.hits, key=lambda h: (h.paragraph.id not in self.pins, h.rank))
+        return pinned_first(self.hits, self.pins)
 
     def best_row(self) -> int:
         """Row of :meth:`ordered_hits` to show first: a pin, else the first cited paragraph, else rank 1.
