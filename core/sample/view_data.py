@@ -146,10 +146,10 @@ class AgreementSeries:
 
 
 def read_wals_icons(folder: str | Path | None) -> dict[tuple[str, str], str]:
-    """WALS's own value colours, ``(feature, code) -> "#rrggbb"``, from a WALS CLDF folder's codes.csv.
+    """WALS's own value icons, ``(feature, code) -> "c0000dd"``, from a WALS CLDF folder's codes.csv.
 
-    WALS's ``icon`` column reads shape + colour (``c0000dd``: a blue circle); only the colour is
-    taken.  ``folder`` may be the WALS folder itself or a folder holding it one level down (as
+    WALS's ``icon`` column reads shape + colour: ``c0000dd`` a blue circle, ``d`` a diamond, ``s`` a
+    square, ``t`` a triangle.  ``folder`` may be the WALS folder itself or a folder holding it one level down (as
     ``../shared/cldf`` does); anything unreadable gives an empty table (the palette's fallback
     sequence is used then).
     """
@@ -169,7 +169,7 @@ def read_wals_icons(folder: str | Path | None) -> dict[tuple[str, str], str]:
                 for row in reader:
                     icon, number = (row.get("icon") or "").strip(), (row.get("Number") or "").strip()
                     if len(icon) == 7 and number:
-                        icons[(row["Parameter_ID"], number)] = "#" + icon[1:].lower()
+                        icons[(row["Parameter_ID"], number)] = icon.lower()
         except (OSError, KeyError, csv.Error, UnicodeDecodeError):
             continue
     return icons

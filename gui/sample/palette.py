@@ -7,7 +7,8 @@ The palette (the same for the heatmap, the map and their legends):
   ``2`` blue ``#0000ff``, ``3`` yellow ``#ffff00``.
 - **WALS** features: WALS's own colour of each value, the ``icon`` column of WALS's CLDF
   ``codes.csv`` (81A: SOV blue ``#0000dd``, SVO red ``#dd0000``, VSO yellow ``#ffff00``…), read
-  from the sample's reference folder when it holds WALS.  Without it, values take WALS's colours
+  from the sample's reference folder when it holds WALS; the map also takes WALS's shape (two
+  values sharing a colour differ by shape there: 81A VSO a yellow circle, VOS a yellow diamond).  Without it, values take WALS's colours
   in the order WALS uses them most (:data:`FALLBACK`: blue, red, yellow, purple, orange, green…).
 - **"?"** (unknown: the coder's "?", or not enough information for the model) is grey ``#cccccc``,
   as Grambank Online draws "Not known".
@@ -48,9 +49,15 @@ class ValuePalette:
         if feature_id.startswith("GB") and code in GRAMBANK:
             return GRAMBANK[code]
         if (feature_id, code) in self.wals_icons:
-            return self.wals_icons[(feature_id, code)]
+            return "#" + self.wals_icons[(feature_id, code)][1:]
         index = codes.index(code) if code in codes else (int(code) - 1 if code.isdigit() else 0)
         return FALLBACK[max(index, 0) % len(FALLBACK)]
+
+
+    def shape(self, feature_id: str, code: str | None) -> str:
+        """The map symbol's shape: WALS's (``c`` circle, ``d`` diamond, ``s`` square, ``t`` triangle), else a circle."""
+        icon = self.wals_icons.get((feature_id, code or ""), "c")
+        return icon[0] if icon[0] in "cdst" else "c"
 
 
 def text_colour_on(fill: QColor) -> QColor:

@@ -1,0 +1,257 @@
+"""The sample's language × feature heatmap: one row per language, one column per feature.
+
+How a cell reads (the legend under the grid says the same):
+
+- **hand-coded** (coded or overridden by the coder): filled with the value's colour;
+- **accepted** (the model's value, confirmed): filled, with a small dot in the middle;
+- **predicted** only (the model's value, not reviewed): hatched in the value's colour, outlined;
+- **unknown** ("?"): grey with a "?";
+- **uncoded**: empty;
+- the reference (Grambank/WALS) holds **another value**: a red corner, top right.
+
+Rows sort by language name, macroarea or coverage; columns filter by feature group.  Hovering a
+cell says language, feature, value, status and coder; clicking it emits :attr:`cellActivated`
+with (project path, feature id), which the main window opens.  Drawing is
+:meth:`HeatmapWidget.paint_figure`, shared with the PNG/SVG export (see :mod:`gui.sample.figures`).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QMouseEvent, QPainter, QPen, QPolygonF
+from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
+
+from core.sample.view_data import ACCEPTED, HAND, PREDICTED, UNKNOWN, SampleLanguage, SampleView
+from gui.sample.none_guard import keep_none_alive
+from gui.sample.palette import BORDER_COLOUR, DISAGREE_COLOUR, UNKNOWN_COLOUR, ValuePalette, text_colour_on
+
+CELL = 14  # pixels a cell, gap included
+GAP = 1
+MARGIN = 8
+HEADER = 64  # room for the rotated feature ids
+LEGEND = 34
+NAME_MAX = 200  # pixels of a language name at most
+AREA_LABEL = 90  # room right of the grid for the macroarea names (rows sorted by macroarea)
+STATUS_TEXT = {HAND: "coded by hand", ACCEPTED: "model's value, accepted", PREDICTED: "predicted (not reviewed)",
+               UNKNOWN: "unknown (?)"}
+
+
+class HeatmapWidget(QWidget):
+    """The heatmap of a :class:`SampleView`; its size is the figure's (put it in a scroll area)."""
+
+    cellActivated = Signal(str, str)  # project path, feature id
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.view: SampleView | None = None
+        self.palette_ = ValuePalette()
+        self.sort_by = "name"
+        self.group: str | None = None
+        self.languages: list[SampleLanguage] = []
+        self.features: list[str] = []
+        self._codes: dict[str, list[str]] = {}
+        self.setMouseTracking(True)
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        self.setAccessibleName("Language by feature heatmap")
+        self._font = QFont(self.font())
+        self._font.setPointSizeF(max(7.0, self._font.pointSizeF() * 0.85))
+        self._name_width = 60
+
+    # ------------------------------------------------------------------ data
+    def set_view(self, view: SampleView, palette: ValuePalette | None = None) -> None:
+        self.view = view
+        self.palette_ = palette or self.palette_
+        self._codes = {f: view.codes_of(f) for f in view.feature_ids}
+        self._relayout()
+
+    def set_sort(self, by: str) -> None:
+        self.sort_by = by
+        self._relayout()
+
+    def set_group(self, group: str | None) -> None:
+        """Show only the features of ``group`` (None: all)."""
+        self.group = group
+        self._relayout()
+
+    def _relayout(self) -> None:
+        view = self.view
+        self.languages = view.sorted_languages(self.sort_by) if view else []
+        self.features = view.features_in(self.group) if view else []
+        metrics = QFontMetrics(self._font)
+        widest = max((metrics.horizontalAdvance(lang.name) for lang in self.languages), default=40)
+        self._name_width = min(NAME_MAX, widest + 6)
+        self.setFixedSize(self.figure_size())
+        self.update()
+
+    # ------------------------------------------------------------------ geometry
+    def figure_size(self) -> QSize:
+        width = MARGIN * 2 + self._name_width + max(len(self.features), 1) * CELL + AREA_LABEL
+        height = MARGIN * 2 + HEADER + max(len(self.languages), 1) * CELL + LEGEND
+        return QSize(max(width, 640), height)
+
+    def figure_title(self) -> str:
+        return "Sample: languages by features"
+
+    def cell_rect(self, row: int, column: int) -> QRect:
+        """Where cell (row, column) of the current order lies, in widget pixels (its filled part)."""
+        x = MARGIN + self._name_width + column * CELL
+        y = MARGIN + HEADER + row * CELL
+        return QRect(x, y, CELL - GAP, CELL - GAP)
+
+    def cell_at(self, pos: QPoint) -> tuple[SampleLanguage, str] | None:
+        column = (pos.x() - MARGIN - self._name_width) // CELL
+        row = (pos.y() - MARGIN - HEADER) // CELL
+        if pos.x() < MARGIN + self._name_width or pos.y() < MARGIN + HEADER:
+            return None
+        if 0 <= row < len(self.languages) and 0 <= column < len(self.features):
+            return self.languages[row], self.features[column]
+        return None
+
+    # ------------------------------------------------------------------ painting
+    def paintEvent(self, _event) -> None:  # noqa: N802 - Qt naming
+        painter = QPainter(self)
+        try:
+            painter.fillRect(self.rect(), QColor("#ffffff"))
+            self.paint_figure(painter, self.size())
+        finally:
+            painter.end()
+
+    def paint_figure(self, painter: QPainter, size: QSize) -> None:
+        keep_none_alive()  # PySide6 6.12 on Python 3.11 loses a reference to None per void call
+        painter.setFont(self._font)
+        painter.setPen(QColor("#000000"))
+        metrics = QFontMetrics(self._font)
+        if self.view is None or not self.languages:
+            painter.drawText(QRect(0, 0, size.width(), size.height()), Qt.AlignmentFlag.AlignCenter,
+                             "No languages in this sample yet.")
+            return
+        for column, fid in enumerate(self.features):  # feature ids, rotated
+            rect = self.cell_rect(0, column)
+            painter.save()
+            painter.translate(rect.center().x() + metrics.ascent() / 2 - 1, MARGIN + HEADER - 4)
+            painter.rotate(-90)
+            painter.drawText(0, 0, fid)
+            painter.restore()
+        previous_area = None
+        for row, language in enumerate(self.languages):
+            rect = self.cell_rect(row, 0)
+            if self.sort_by == "macroarea" and language.macroarea != previous_area:
+                previous_area = language.macroarea
+                if row:  # a line between macroareas, their name at the row's end
+                    painter.setPen(QPen(QColor("#404040"), 1))
+                    painter.drawLine(MARGIN, rect.top() - 1, rect.left() + len(self.features) * CELL, rect.top() - 1)
+                painter.setPen(QColor("#404040"))
+                painter.drawText(rect.left() + len(self.features) * CELL + 4, rect.top() + CELL - 4,
+                                 language.macroarea or "no macroarea")
+            name = metrics.elidedText(language.name, Qt.TextElideMode.ElideRight, self._name_width - 6)
+            painter.setPen(QColor("#000000"))
+            painter.drawText(QRect(MARGIN, rect.top(), self._name_width - 6, CELL - GAP),
+                             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, name)
+            for column, fid in enumerate(self.features):
+                self._paint_cell(painter, self.cell_rect(row, column), language, fid)
+        self._paint_legend(painter, MARGIN + HEADER + len(self.languages) * CELL + 10)
+
+    def _paint_cell(self, painter: QPainter, rect: QRect, language: SampleLanguage, fid: str) -> None:
+        cell = self.view.cell(language, fid) if self.view else None
+        mark = cell.mark if cell else None
+        if cell is None or mark is None:
+            painter.setPen(QPen(QColor("#e4e4e4"), 1))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(rect.adjusted(0, 0, -1, -1))  # the grid, faint: a gap in coverage still reads
+            return
+        paint_mark(painter, rect, mark, self.palette_.colour(fid, cell.code, self._codes.get(fid)), cell.disagrees)
+
+    def _paint_legend(self, painter: QPainter, top: int) -> None:
+        x = MARGIN
+        sample = QColor("#0000dd")
+        for mark, text in ((HAND, "coded by hand"), (ACCEPTED, "accepted"), (PREDICTED, "predicted only"),
+                           (UNKNOWN, "unknown (?)"), (None, "uncoded"), ("disagree", "reference disagrees")):
+            rect = QRect(x, top, CELL - GAP, CELL - GAP)
+            if mark is None:
+                painter.setPen(QPen(QColor("#c8c8c8"), 1))
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawRect(rect.adjusted(0, 0, -1, -1))
+            elif mark == "disagree":
+                paint_mark(painter, rect, HAND, QColor("#ffffff"), True)
+            else:
+                paint_mark(painter, rect, mark, sample, False)
+            painter.setPen(QColor("#000000"))
+            width = QFontMetrics(self._font).horizontalAdvance(text)
+            painter.drawText(x + CELL + 3, top + CELL - 4, text)
+            x += CELL + width + 16
+
+    # ------------------------------------------------------------------ mouse
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip:
+            found = self.cell_at(event.pos())
+            if found is None:
+                QToolTip.hideText()
+                event.ignore()
+            else:
+                QToolTip.showText(event.globalPos(), self.tooltip_for(*found), self)
+            return True
+        return super().event(event)
+
+    def tooltip_for(self, language: SampleLanguage, fid: str) -> str:
+        """Language, feature, value, status and coder of one cell."""
+        view = self.view
+        name = view.feature_names.get(fid, "") if view else ""
+        lines = [f"{language.name}" + (f" ({language.glottocode})" if language.glottocode else ""),
+                 f"{fid}" + (f": {name}" if name else "")]
+        cell = view.cell(language, fid) if view else None
+        if cell is None or cell.mark is None:
+            lines.append("not coded" + (f" ({cell.status})" if cell and cell.status else ""))
+        else:
+            value = "?" if cell.mark == UNKNOWN else f"{cell.code} {view.value_label(fid, cell.code)}".strip()
+            lines.append(f"Value: {value}")
+            lines.append(f"Status: {STATUS_TEXT.get(cell.mark, cell.status)}")
+            if cell.coder:
+                lines.append(f"Coder: {cell.coder}")
+        if cell is not None and cell.reference_code is not None:
+            label = cell.reference_label or view.value_label(fid, cell.reference_code)
+            agree = "disagrees" if cell.disagrees else "agrees"
+            lines.append(f"{view.reference_name or 'Reference'}: {cell.reference_code} {label} ({agree})".rstrip())
+        return "\n".join(lines)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        if event.button() == Qt.MouseButton.LeftButton:
+            found = self.cell_at(event.position().toPoint())
+            if found is not None:
+                self.cellActivated.emit(str(found[0].project_path), found[1])
+                return
+        super().mouseReleaseEvent(event)
+
+
+def paint_mark(painter: QPainter, rect: QRect, mark: str, colour: QColor, disagrees: bool) -> None:
+    """One cell (or legend swatch): the value's colour drawn as its mark says (see the module docstring)."""
+    border = QPen(QColor(BORDER_COLOUR), 1)
+    if mark == UNKNOWN:
+        painter.setPen(border)
+        painter.setBrush(QColor(UNKNOWN_COLOUR))
+        painter.drawRect(rect.adjusted(0, 0, -1, -1))
+        painter.setPen(QColor("#404040"))
+        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, "?")
+    elif mark == PREDICTED:
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor("#ffffff"))
+        painter.drawRect(rect)
+        hatch = QColor(colour) if colour.lightnessF() < 0.9 else QColor("#909090")
+        painter.setBrush(QBrush(hatch, Qt.BrushStyle.BDiagPattern))
+        painter.drawRect(rect)
+        painter.setPen(QPen(hatch, 1.5))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(QRect(rect).adjusted(1, 1, -1, -1))
+    else:
+        painter.setPen(border)
+        painter.setBrush(colour)
+        painter.drawRect(rect.adjusted(0, 0, -1, -1))
+        if mark == ACCEPTED:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(text_colour_on(colour))
+            painter.drawEllipse(QPointF(rect.center()) + QPointF(0.5, 0.5), 1.8, 1.8)
+    if disagrees:
+        corner = QPolygonF([QPointF(rect.right() - 6, rect.top()), QPointF(rect.right() + 1, rect.top()),
+                            QPointF(rect.right() + 1, rect.top() + 7)])
+        painter.setPen(QPen(QColor("#ffffff"), 1.2))  # a white edge: the corner reads on a red cell too
+        painter.setBrush(QColor(DISAGREE_COLOUR))
+        painter.drawPolygon(corner)
