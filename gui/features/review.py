@@ -9,11 +9,13 @@ note) is stored through :mod:`core.coding` by :class:`gui.coding.coding_controll
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
+from core.catalog import load_catalog
 from core.llm.evidence import evidence_hits
+from core.records.classifications import Classification
 from core.retrieval import Hit
 from core.store import ProjectDatabase
+from core.store.classifications import list_classifications
 
 
 @dataclass(frozen=True)
@@ -25,27 +27,23 @@ class ClassificationView:
     evidence_hits: list[Hit] = field(default_factory=list)  # the stored evidence, as retrieval hits
 
 
-def latest_classification(project: ProjectDatabase, feature_id: str) -> Any | None:
+def latest_classification(project: ProjectDatabase, feature_id: str) -> Classification | None:
     """The newest stored classification of ``feature_id`` in this project (None when never classified)."""
-    from core.llm import list_classifications
-
     items = list_classifications(project, feature_id=feature_id)
     return max(items, key=lambda c: (c.created_at or "", c.id or 0)) if items else None
 
 
-def value_text(result: Any) -> str:
+def value_text(result: Classification) -> str:
     """The value as a linguist reads it.
 
     A multi-label feature (the seven polar-question strategies) is shown as the strategies
     found present, not as seven bare 0/1 codes.
     """
-    values = list(getattr(result, "values", []))
+    values = result.values
     if not values:
         return "Not enough information"
-    parent_id = getattr(result, "feature_id", None)
-    if all(getattr(v, "feature_id", parent_id) != parent_id for v in values):
-        from core.catalog import load_catalog
-
+    parent_id = result.feature_id
+    if all(v.feature_id != parent_id for v in values):
         catalog = load_catalog()
         names = dict(catalog.get(parent_id).parts) if parent_id in catalog else {}
         present = [names.get(v.feature_id, v.feature_id) for v in values if v.code == "1"]
@@ -55,26 +53,23 @@ def value_text(result: Any) -> str:
     return ", ".join(v.label for v in values)
 
 
-def describe(result: Any, project: ProjectDatabase | None = None) -> ClassificationView:
+def describe(result: Classification, project: ProjectDatabase | None = None) -> ClassificationView:
+    """What the value panel shows of a model answer: its value, reasoning, one line of facts, what it cites."""
     value = value_text(result)
-    evidence = list(getattr(result, "evidence", []))
+    evidence = result.evidence
     cited = tuple(e.paragraph_id for e in evidence if e.cited and e.paragraph_id is not None)
-    parts = [getattr(result, "model", "")]
-    tokens = getattr(result, "tokens", 0)
-    if tokens:
-        parts.append(f"{tokens:,} tokens")
-    cost = getattr(result, "cost_usd", None)
-    if cost:
-        parts.append(f"${cost:.4f}")
-    if getattr(result, "cached", False):
+    parts = [result.model]
+    if result.tokens:
+        parts.append(f"{result.tokens:,} tokens")
+    if result.cost_usd:
+        parts.append(f"${result.cost_usd:.4f}")
+    if result.cached:
         parts.append("from cache")
-    created = getattr(result, "created_at", "")
-    if created:
-        parts.append(created.replace("T", " ")[:16])
-    problem = getattr(result, "problem", None)
-    if problem:
-        parts.append(problem)
-    for flag in getattr(result, "flags", []) or []:
+    if result.created_at:
+        parts.append(result.created_at.replace("T", " ")[:16])
+    if result.problem:
+        parts.append(result.problem)
+    for flag in result.flags:
         parts.append(f"⚠ {flag.message}")
     cited_pages = [e.page_label for e in evidence if e.cited]
     if cited_pages:
@@ -82,5 +77,4 @@ def describe(result: Any, project: ProjectDatabase | None = None) -> Classificat
     hits: list[Hit] = []
     if project is not None:
         hits = evidence_hits(project, evidence)
-    reasoning = getattr(result, "reasoning", "") or ""
-    return ClassificationView(value, reasoning, " · ".join(p for p in parts if p), cited, hits)
+    return ClassificationView(value, result.reasoning or "", " · ".join(p for p in parts if p), cited, hits)

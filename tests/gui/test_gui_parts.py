@@ -197,23 +197,3 @@ def test_settings_round_trip_and_the_key_never_lands_in_the_settings_file(gui_st
     assert get_api_key(settings) == "sk-secret-value-123"
     gui_store.sync()
     assert "sk-secret" not in (tmp_path / "grammarlens.ini").read_text(encoding="utf-8")
-
-
-def test_value_text_names_the_polar_question_strategies_found() -> None:
-    """Seven 0/1 codes are shown as the strategies present, single values as their label."""
-    from types import SimpleNamespace
-
-    from core.records.classifications import ValueRecord
-    from gui.features.review import value_text
-
-    polar = SimpleNamespace(feature_id="116A*", values=[
-        ValueRecord("GB257", "1", "present"), ValueRecord("GB260", "0", "absent"), ValueRecord("GB262", "0", "absent"),
-        ValueRecord("GB263", "1", "present"), ValueRecord("GB264", "0", "absent"), ValueRecord("GB286", "0", "absent"),
-        ValueRecord("GB291", "0", "absent"),
-    ])
-    assert value_text(polar) == "Interrogative intonation only + Clause-final question particle"
-    none = SimpleNamespace(feature_id="116A*", values=[ValueRecord(f, "0", "0") for f in
-                                                        ("GB257", "GB260", "GB262", "GB263", "GB264", "GB286", "GB291")])
-    assert value_text(none) == "none of these strategies"
-    assert value_text(SimpleNamespace(feature_id="81A", values=[ValueRecord("81A", "1", "SOV")])) == "SOV"
-    assert value_text(SimpleNamespace(feature_id="81A", values=[])) == "Not enough information"
