@@ -13,76 +13,30 @@ sharp on high-DPI screens.
 Pins: a click on a page (not a drag) reports the point in PDF space (``paragraphClicked``); P, or
 the context menu, asks to pin the paragraph there (``pinRequested``).  The view does not know
 paragraphs: ``pin_label`` (set by the coding wiring) names the menu entry, or says there is none.
-Pinned paragraphs are drawn violet with a solid outline, so they stand apart from retrieved
-(amber) and cited (teal) ones, which are fills only.
+Opening and rendering pages is :mod:`gui.pdf.page_pixmaps`'s; the highlight colours and overlay
+items are :mod:`gui.pdf.highlights`'s.
 """
 
 from __future__ import annotations
 
 import bisect
-from collections import OrderedDict
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pymupdf
 from PySide6.QtCore import QPoint, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPen, QPixmap
-from PySide6.QtWidgets import (
-    QGraphicsItem,
-    QGraphicsPixmapItem,
-    QGraphicsRectItem,
-    QGraphicsScene,
-    QGraphicsView,
-    QMenu,
-    QWidget,
-)
+from PySide6.QtGui import QBrush, QColor, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsPixmapItem, QGraphicsRectItem, QGraphicsScene, QGraphicsView, QMenu, QWidget
 
-from core.errors import PdfError
 from core.models import Rect
+from gui.pdf.highlights import Highlight, Overlays
+from gui.pdf.page_pixmaps import CACHE_PAGES, PixmapCache, open_pdf
+
+__all__ = ["Highlight", "PdfView", "open_pdf"]
 
 PAGE_GAP = 12.0
 MIN_ZOOM, MAX_ZOOM = 0.25, 6.0
-CACHE_PAGES = 16
-
-EVIDENCE_COLOUR = QColor(255, 214, 0, 55)  # amber: a retrieved paragraph
-CITED_COLOUR = QColor(0, 170, 140, 90)  # teal: a paragraph the model cited for its value
-SEARCH_COLOUR = QColor(80, 140, 255, 100)  # blue: a text-search hit
-PINNED_COLOUR = QColor(120, 80, 200, 80)  # violet: a paragraph the linguist pinned as deciding the value
-PINNED_PEN = QColor(100, 50, 190)  # the pinned paragraph's outline: a pin reads even where it is also cited
-SELECTED_PEN = QColor(200, 60, 0)
 CLICK_SLOP = 4  # pixels a press may move and still be a click (not a drag of the page)
-
-
-@dataclass(frozen=True)
-class Highlight:
-    """A set of rectangles drawn in one colour, e.g. the rects of one paragraph."""
-
-    rects: tuple[Rect, ...]
-    kind: str  # "evidence", "cited", "pinned", "search"
-    key: object = None  # what it belongs to (a paragraph id), so it can be selected
-
-
-_COLOURS = {"evidence": EVIDENCE_COLOUR, "cited": CITED_COLOUR, "pinned": PINNED_COLOUR, "search": SEARCH_COLOUR}
-
-
-def open_pdf(path: str | Path) -> pymupdf.Document:
-    """Open a PDF for viewing, turning MuPDF's failures into a :class:`PdfError` a person can act on."""
-    target = Path(path)
-    if not target.exists():
-        raise PdfError(f"The PDF {target} is missing.", "It was moved or deleted; put it back or re-ingest it.")
-    try:
-        doc = pymupdf.open(target)
-    except Exception as exc:  # MuPDF raises several types for damaged files
-        raise PdfError(f"{target.name} cannot be opened as a PDF ({exc}).",
-                       "The file is damaged or not a PDF. Try another copy of the grammar.") from exc
-    if doc.needs_pass:
-        doc.close()
-        raise PdfError(f"{target.name} is password-protected.", "Save an unprotected copy and open that.")
-    if doc.page_count == 0:
-        doc.close()
-        raise PdfError(f"{target.name} has no pages.", "The file is damaged or empty. Try another copy.")
-    return doc
 
 
 class PdfView(QGraphicsView):
@@ -110,11 +64,11 @@ class PdfView(QGraphicsView):
         self._sizes: list[tuple[float, float]] = []
         self._page_items: list[QGraphicsRectItem] = []
         self._pixmap_items: dict[int, QGraphicsPixmapItem] = {}
-        self._cache: OrderedDict[tuple[int, float], QPixmap] = OrderedDict()
+        self._cache = PixmapCache(CACHE_PAGES)
         self._queue: list[int] = []
         self._ahead: list[int] = []  # pages to render into the cache when nothing visible waits (prerender)
-        self._highlight_items: list[QGraphicsRectItem] = []
-        self._selected_items: list[QGraphicsRectItem] = []
+        self._overlays = Overlays(lambda pdf_page: self._page_items[pdf_page - 1]
+                                  if 1 <= pdf_page <= self.page_count else None)
         self._current_page = 0
         self._press: QPoint | None = None
         self.clicked_point: tuple[int, float, float] | None = None  # the last page point clicked
@@ -159,8 +113,7 @@ class PdfView(QGraphicsView):
         self.scene().clear()
         self._page_items.clear()
         self._pixmap_items.clear()
-        self._highlight_items.clear()
-        self._selected_items.clear()
+        self._overlays.forget()
         self._tops.clear()
         self._sizes.clear()
         self._cache.clear()
@@ -248,14 +201,14 @@ class PdfView(QGraphicsView):
         self._pixmap_items.clear()
         self._schedule_visible()
 
-    def wheelEvent(self, event) -> None:  # noqa: N802 - Qt naming
+    def wheelEvent(self, event) -> None:
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
             self.zoom_in() if event.angleDelta().y() > 0 else self.zoom_out()
             event.accept()
             return
         super().wheelEvent(event)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._schedule_visible()
 
@@ -271,11 +224,11 @@ class PdfView(QGraphicsView):
                 return index + 1, local.x(), local.y()
         return None
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802
+    def mousePressEvent(self, event) -> None:
         self._press = event.position().toPoint() if event.button() == Qt.MouseButton.LeftButton else None
         super().mousePressEvent(event)
 
-    def mouseReleaseEvent(self, event) -> None:  # noqa: N802
+    def mouseReleaseEvent(self, event) -> None:
         super().mouseReleaseEvent(event)
         pos = event.position().toPoint()
         if self._press is not None and (pos - self._press).manhattanLength() <= CLICK_SLOP:
@@ -285,7 +238,7 @@ class PdfView(QGraphicsView):
                 self.paragraphClicked.emit(*point)
         self._press = None
 
-    def keyPressEvent(self, event) -> None:  # noqa: N802
+    def keyPressEvent(self, event) -> None:
         if event.key() == Qt.Key.Key_P and not event.modifiers() and self.clicked_point is not None:
             self.pinRequested.emit(*self.clicked_point)
             event.accept()
@@ -303,7 +256,7 @@ class PdfView(QGraphicsView):
         action.triggered.connect(lambda: self.pinRequested.emit(*point))
         return menu
 
-    def contextMenuEvent(self, event) -> None:  # noqa: N802
+    def contextMenuEvent(self, event) -> None:
         menu = self.context_menu(event.pos())
         if menu is not None:
             menu.exec(event.globalPos())
@@ -353,7 +306,7 @@ class PdfView(QGraphicsView):
         """
         index = pdf_page - 1
         if (self.doc is None or not 0 <= index < self.page_count or index in self._ahead
-                or (index, round(self._render_scale(), 3)) in self._cache):
+                or self._cache.has(index, self._render_scale())):
             return
         self._ahead.append(index)
         self._render_timer.start()
@@ -364,14 +317,14 @@ class PdfView(QGraphicsView):
             return
         if not self._queue:
             if self._ahead:  # idle: fill the cache for what comes next
-                self._pixmap(self._ahead.pop(0), self._render_scale())
+                self._cache.pixmap(self.doc, self._ahead.pop(0), self._render_scale())
                 if self._ahead:
                     self._render_timer.start()
             return
         index = self._queue.pop(0)
         if index not in self._pixmap_items:
             scale = self._render_scale()
-            pixmap = self._pixmap(index, scale)
+            pixmap = self._cache.pixmap(self.doc, index, scale)
             item = QGraphicsPixmapItem(pixmap, self._page_items[index])
             item.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
             item.setScale(1.0 / scale)
@@ -381,20 +334,6 @@ class PdfView(QGraphicsView):
             self.pageRendered.emit(index + 1)
         if self._queue or self._ahead:
             self._render_timer.start()
-
-    def _pixmap(self, index: int, scale: float) -> QPixmap:
-        key = (index, round(scale, 3))
-        if key in self._cache:
-            self._cache.move_to_end(key)
-            return self._cache[key]
-        assert self.doc is not None
-        pix = self.doc[index].get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False)
-        image = QImage(pix.samples, pix.width, pix.height, pix.stride, QImage.Format.Format_RGB888).copy()
-        pixmap = QPixmap.fromImage(image)
-        self._cache[key] = pixmap
-        while len(self._cache) > CACHE_PAGES:
-            self._cache.popitem(last=False)
-        return pixmap
 
     def _drop_far_pixmaps(self) -> None:
         """Keep memory flat on long grammars: forget pixmap items far from the viewport."""
@@ -409,29 +348,13 @@ class PdfView(QGraphicsView):
     # --- highlights -------------------------------------------------------------------
     def set_highlights(self, highlights: list[Highlight]) -> None:
         """Replace every overlay (evidence, cited and search colours)."""
-        for item in self._highlight_items + self._selected_items:
-            if item.scene() is not None:
-                self.scene().removeItem(item)
-        self._highlight_items.clear()
-        self._selected_items.clear()
-        outline = QPen(PINNED_PEN)
-        outline.setWidthF(1.5)
-        outline.setCosmetic(True)
-        for highlight in highlights:
-            colour = _COLOURS.get(highlight.kind, EVIDENCE_COLOUR)
-            pen = outline if highlight.kind == "pinned" else QPen(Qt.PenStyle.NoPen)
-            for rect in highlight.rects:
-                item = self._rect_item(rect, QBrush(colour), pen, z=1)
-                if item is not None:
-                    item.setData(0, highlight.kind)
-                    item.setData(1, highlight.key)
-                    self._highlight_items.append(item)
+        self._overlays.set_highlights(highlights)
 
     def highlight_items(self) -> list[QGraphicsRectItem]:
-        return list(self._highlight_items)
+        return list(self._overlays.highlights)
 
     def selected_items(self) -> list[QGraphicsRectItem]:
-        return list(self._selected_items)
+        return list(self._overlays.selected)
 
     def show_rects(self, rects: tuple[Rect, ...]) -> None:
         """Scroll to the first rectangle and outline all of them (the selected paragraph)."""
@@ -444,31 +367,7 @@ class PdfView(QGraphicsView):
 
     def outline_rects(self, rects: tuple[Rect, ...]) -> None:
         """Outline a paragraph's rectangles as the selected one, without scrolling."""
-        for item in self._selected_items:
-            if item.scene() is not None:
-                self.scene().removeItem(item)
-        self._selected_items.clear()
-        pen = QPen(SELECTED_PEN)
-        pen.setWidthF(2.0)
-        pen.setCosmetic(True)
-        for rect in rects:
-            item = self._rect_item(rect, QBrush(Qt.BrushStyle.NoBrush), pen, z=2, pad=2.0)
-            if item is not None:
-                self._selected_items.append(item)
-
-    def _rect_item(
-        self, rect: Rect, brush: QBrush, pen: QPen, *, z: float, pad: float = 0.0
-    ) -> QGraphicsRectItem | None:
-        if not 1 <= rect.pdf_page <= self.page_count:
-            return None
-        parent = self._page_items[rect.pdf_page - 1]
-        width, height = rect.x1 - rect.x0 + 2 * pad, rect.y1 - rect.y0 + 2 * pad
-        item = QGraphicsRectItem(rect.x0 - pad, rect.y0 - pad, width, height, parent)
-        item.setBrush(brush)
-        item.setPen(pen)
-        item.setZValue(z)
-        item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, False)
-        return item
+        self._overlays.outline(rects)
 
     def page_item_rect_in_view(self, pdf_page: int) -> QRectF:
         """Where a page currently lies in viewport coordinates (tests check highlights are on screen)."""
