@@ -132,6 +132,14 @@ def choose_batch_results(parent: QWidget, start: Path) -> Path | None:
     return _run(open_file_dialog(parent, "Import batch results", start, "Batch results (*.jsonl);;All files (*)"))
 
 
+def choose_figure_out(parent: QWidget, suggested: Path, kind: str = "png") -> Path | None:
+    """Where to save a figure of the Sample window: ``kind`` "png" or "svg" (the suffix is added when missing)."""
+    filters = "PNG images (*.png)" if kind == "png" else "SVG drawings (*.svg)"
+    dialog = save_file_dialog(parent, f"Export the figure as {kind.upper()}", suggested, filters)
+    dialog.setDefaultSuffix(kind)
+    return _run(dialog)
+
+
 def choose_folder(parent: QWidget | None, title: str, start: Path | str | None = None) -> Path | None:
     return _run(folder_dialog(parent, title, start))
 
