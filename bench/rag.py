@@ -32,7 +32,9 @@ from core.llm.features import NOT_ENOUGH_INFORMATION, PAPER_NOT_MENTIONED
 from core.llm.metrics import Scores, scores
 from core.llm.prompts import Evidence
 from core.llm.tokens import estimate_tokens
-from core.retrieval.budget import DEFAULT_BUDGET_TOKENS
+from core.retrieval.budget import DEFAULT_BUDGET_TOKENS, pack_budget
+from core.retrieval.ranking import rank_texts
+from core.retrieval.settings import RetrievalSettings
 
 NO_ANSWER = "(no answer)"
 PASSAGE_CHARS = 1_200
@@ -159,20 +161,20 @@ class BenchReport:
         }
 
 
-def load_items(data_dir: Path, spec: Feature) -> list[Item]:
+def load_items(data_dir: Path, feature: Feature) -> list[Item]:
     """Benchmark grammars with a usable gold value, with their chunks in the paper's order."""
-    folder = BENCH_FOLDERS.get(spec.id)
+    folder = BENCH_FOLDERS.get(feature.id)
     if folder is None:
-        raise GrammarLensError(f"The paper's RAG benchmark has no feature {spec.id}.",
+        raise GrammarLensError(f"The paper's RAG benchmark has no feature {feature.id}.",
                                "Use 81A, GB107, 49A or 116A*.")
     csv.field_size_limit(1 << 30)
-    table = data_dir / ("annotated_benchmark_number_of_cases.csv" if spec.id == "49A" else "annotated_benchmark.csv")
+    table = data_dir / ("annotated_benchmark_number_of_cases.csv" if feature.id == "49A" else "annotated_benchmark.csv")
     if not table.exists():
         raise GrammarLensError(f"{table} is missing.", "Point --data at the paper's bench/rag folder.")
     items = []
     with open(table, newline="", encoding="utf-8") as fh:
         for row in csv.DictReader(fh):
-            gold = _gold(spec, row)
+            gold = _gold(feature, row)
             if gold is None:
                 continue
             key = row["Filename"]
@@ -182,26 +184,26 @@ def load_items(data_dir: Path, spec: Feature) -> list[Item]:
             with open(path, newline="", encoding="utf-8") as ch:
                 chunks = [Chunk(r["Paragraph"], _pages_list(r["Page number"])) for r in csv.DictReader(ch)]
             items.append(Item(key, row.get("Name") or row.get("Language") or key, gold,
-                              parse_pages(row.get(_PAGE_COLUMNS[spec.id], "")), chunks))
+                              parse_pages(row.get(_PAGE_COLUMNS[feature.id], "")), chunks))
     return items
 
 
-def _gold(spec: Feature, row: dict) -> dict[str, str] | None:
-    raw = (row.get("Value") if spec.id == "49A" else row.get(_GOLD_COLUMNS[spec.id], "")) or ""
+def _gold(feature: Feature, row: dict) -> dict[str, str] | None:
+    raw = (row.get("Value") if feature.id == "49A" else row.get(_GOLD_COLUMNS[feature.id], "")) or ""
     raw = raw.strip()
     if not raw or raw == "N/A":
         return None
-    if spec.is_multilabel:
+    if feature.is_multilabel:
         if raw in (PAPER_NOT_MENTIONED, "No interrogative-declarative distinction"):
             named: set[str] = set()
         else:
             named = {_POLAR_GOLD_ALIASES.get(p.strip(), p.strip()) for p in raw.split(",")}
-        return {gb: "1" if label in named else "0" for gb, label in spec.parts}
+        return {gb: "1" if label in named else "0" for gb, label in feature.parts}
     if raw == PAPER_NOT_MENTIONED:
-        return {spec.id: NOT_ENOUGH_INFORMATION}
-    if raw not in spec.option_words():  # gold values are worded as the paper's options
+        return {feature.id: NOT_ENOUGH_INFORMATION}
+    if raw not in feature.option_words():  # gold values are worded as the paper's options
         return None
-    return {spec.id: raw}
+    return {feature.id: raw}
 
 
 def parse_pages(text: str) -> set[int]:
@@ -247,54 +249,27 @@ def split_passages(chunk: Chunk, size: int = PASSAGE_CHARS) -> list[Chunk]:
     return result
 
 
-def rank_ours(item: Item, spec: Feature, budget_tokens: int) -> list[Chunk]:
+def rank_ours(item: Item, feature: Feature, budget_tokens: int) -> list[Chunk]:
     """GrammarLens's ranking of the paper's chunks (cut into passages), packed into the budget."""
     passages = [p for c in item.chunks for p in split_passages(c)]
-    texts = [p.text for p in passages]
-    order = _rank_texts(texts, spec)
-    chosen, used = [], 0
-    for index, _ in order:
-        cost = estimate_tokens(texts[index])
-        if used + cost <= budget_tokens:
-            chosen.append(passages[index])
-            used += cost
-    return chosen
+    order = rank_texts([p.text for p in passages], feature, RetrievalSettings(reranker=None))
+    return pack_budget([passages[index] for index, _score in order], budget_tokens, text_of=lambda p: p.text)
 
 
-def _rank_texts(texts: list[str], spec: Feature) -> list[tuple[int, float]]:
-    """The retrieval area's ranker when present, else BM25 over the feature's words."""
-    try:
-        from core.retrieval import rank_texts  # type: ignore[attr-defined]
-        from core.retrieval.settings import RetrievalSettings
-        from core.catalog import load_catalog
-
-        feature = load_catalog().get(spec.id)
-        return list(rank_texts(texts, feature, RetrievalSettings(reranker=None)))
-    except ImportError:
-        pass
-    from core.retrieval.bm25 import BM25Index
-    from core.retrieval.tokenize import tokenize
-
-    index = BM25Index([tokenize(t) for t in texts])
-    query = tokenize(" ".join([spec.name, spec.definition] + spec.option_words()))
-    scored = index.scores(query)
-    return sorted(((i, float(s)) for i, s in enumerate(scored)), key=lambda x: -x[1])
-
-
-def run_bench(data_dir: Path, spec: Feature, client: LlmClient, *, config: str = "rag", ranking: str = "paper",
+def run_bench(data_dir: Path, feature: Feature, client: LlmClient, *, config: str = "rag", ranking: str = "paper",
               budget_tokens: int = DEFAULT_BUDGET_TOKENS, limit: int | None = None, progress=None) -> BenchReport:
     """Ask the model about every benchmark grammar and score the answers."""
-    items = load_items(data_dir, spec)[:limit] if limit else load_items(data_dir, spec)
+    items = load_items(data_dir, feature)[:limit] if limit else load_items(data_dir, feature)
     if not items:
-        raise GrammarLensError(f"No benchmark grammars with gold values for {spec.id} in {data_dir}.", "")
+        raise GrammarLensError(f"No benchmark grammars with gold values for {feature.id} in {data_dir}.", "")
 
     def one(item: Item) -> ItemResult:
-        chosen, evidence = item_evidence(item, spec, config, ranking, budget_tokens)
+        chosen, evidence = item_evidence(item, feature, config, ranking, budget_tokens)
         try:
-            outcome = ask(client, spec, config, item.language, evidence)
+            outcome = ask(client, feature, config, item.language, evidence)
         except LlmError as exc:
             return ItemResult(item, paper_top_pages=_paper_top_pages(item), error=exc.message)
-        return item_result(item, spec, chosen, outcome)
+        return item_result(item, feature, chosen, outcome)
 
     workers = max(1, min(client.settings.max_concurrency, len(items)))
     results: list[ItemResult] = []
@@ -303,20 +278,20 @@ def run_bench(data_dir: Path, spec: Feature, client: LlmClient, *, config: str =
             results.append(res)
             if progress is not None:
                 progress.step(done, len(items), res.item.key)
-    return score_results(spec, results, config, ranking, client.settings.model)
+    return score_results(feature, results, config, ranking, client.settings.model)
 
 
 def _paper_top_pages(item: Item) -> set[int]:
     return {p for c in item.chunks[:PAPER_TOP] for p in c.pages}
 
 
-def item_evidence(item: Item, spec: Feature, config: str, ranking: str,
+def item_evidence(item: Item, feature: Feature, config: str, ranking: str,
                   budget_tokens: int) -> tuple[list[Chunk], list[Evidence]]:
     """The chunks offered for one grammar and their prompt evidence (online and batch files alike)."""
     if config == "baseline":
         chosen: list[Chunk] = []
     elif ranking == "ours":
-        chosen = rank_ours(item, spec, budget_tokens)
+        chosen = rank_ours(item, feature, budget_tokens)
     else:
         chosen = item.chunks
     evidence = [Evidence(number=i + 1, rank=i + 1, text=c.text,
@@ -325,7 +300,7 @@ def item_evidence(item: Item, spec: Feature, config: str, ranking: str,
     return chosen, evidence
 
 
-def item_result(item: Item, spec: Feature, chosen: list[Chunk], outcome) -> ItemResult:
+def item_result(item: Item, feature: Feature, chosen: list[Chunk], outcome) -> ItemResult:
     """One grammar's result from an answer (an :class:`~core.llm.ask.AskOutcome`)."""
     result = ItemResult(item, paper_top_pages=_paper_top_pages(item))
     sent = outcome.evidence
@@ -333,20 +308,20 @@ def item_result(item: Item, spec: Feature, chosen: list[Chunk], outcome) -> Item
     result.prompt_tokens = outcome.response.prompt_tokens or estimate_tokens(outcome.prompt.text())
     result.evidence_pages = {p for c in chosen[: len(sent)] for p in c.pages}
     for v in outcome.parsed.values:  # scored in the paper's option words, as the gold values are
-        result.predicted[v.feature_id] = (spec.option_of(v.code) if v.code is not None else None) or v.label
+        result.predicted[v.feature_id] = (feature.option_of(v.code) if v.code is not None else None) or v.label
     return result
 
 
-def score_results(spec: Feature, results: list[ItemResult], config: str, ranking: str, model: str) -> BenchReport:
+def score_results(feature: Feature, results: list[ItemResult], config: str, ranking: str, model: str) -> BenchReport:
     """Score every grammar's prediction against the gold values, beside the paper's Table 4 row."""
-    targets = [gb for gb, _ in spec.parts] if spec.is_multilabel else [spec.id]
+    targets = [gb for gb, _ in feature.parts] if feature.is_multilabel else [feature.id]
     table: dict[str, Scores] = {}
     for t in targets:
         gold = [r.item.gold[t] for r in results]
-        pred = [_binary(r.predicted.get(t), spec.is_multilabel) for r in results]
+        pred = [_binary(r.predicted.get(t), feature.is_multilabel) for r in results]
         table[t] = scores(gold, pred)
     reference = {t: PAPER_TABLE4.get(t, {}).get(paper_row(config, ranking)) for t in targets}
-    return BenchReport(spec.id, config, ranking, model, results, table, reference)
+    return BenchReport(feature.id, config, ranking, model, results, table, reference)
 
 
 def _binary(label: str | None, multilabel: bool) -> str:

@@ -18,20 +18,20 @@ from core.errors import GrammarLensError
 PREFIX = "glrag"
 
 
-def _prompts(data_dir: Path, spec, settings, *, config: str, ranking: str, budget_tokens: int,
+def _prompts(data_dir: Path, feature, settings, *, config: str, ranking: str, budget_tokens: int,
              limit: int | None):
     """(item, chosen chunks, prompt, sent evidence, note) per benchmark grammar, in file order."""
     from core.llm.ask import answer_format, prepare_prompt
     from bench.rag import item_evidence, load_items
 
-    items = load_items(data_dir, spec)
+    items = load_items(data_dir, feature)
     items = items[:limit] if limit else items
     if not items:
-        raise GrammarLensError(f"No benchmark grammars with gold values for {spec.id} in {data_dir}.", "")
+        raise GrammarLensError(f"No benchmark grammars with gold values for {feature.id} in {data_dir}.", "")
     fmt = answer_format(settings)
     for item in items:
-        chosen, evidence = item_evidence(item, spec, config, ranking, budget_tokens)
-        prompt, sent, note = prepare_prompt(settings, spec, config, item.language, evidence, fmt)
+        chosen, evidence = item_evidence(item, feature, config, ranking, budget_tokens)
+        prompt, sent, note = prepare_prompt(settings, feature, config, item.language, evidence, fmt)
         yield item, chosen, prompt, sent, note
 
 
@@ -39,7 +39,7 @@ def custom_id(spec_id: str, config: str, ranking: str, prompt_hash: str, key: st
     return f"{PREFIX}:{spec_id}:{config}:{ranking}:{prompt_hash[:16]}:{key}"
 
 
-def write_requests(data_dir: Path, spec, settings, out_path: str | os.PathLike, *, config: str = "rag",
+def write_requests(data_dir: Path, feature, settings, out_path: str | os.PathLike, *, config: str = "rag",
                    ranking: str = "paper", budget_tokens: int = 6_000, limit: int | None = None) -> int:
     """Write one request line per benchmark grammar; returns the number written.
 
@@ -55,11 +55,11 @@ def write_requests(data_dir: Path, spec, settings, out_path: str | os.PathLike, 
     count = 0
     try:
         with open(part, "w", encoding="utf-8", newline="\n") as fh:
-            for item, _chosen, prompt, _sent, _note in _prompts(data_dir, spec, settings, config=config,
+            for item, _chosen, prompt, _sent, _note in _prompts(data_dir, feature, settings, config=config,
                                                                 ranking=ranking, budget_tokens=budget_tokens,
                                                                 limit=limit):
                 body = chat_request_body(settings, prompt.messages, response_format=prompt.response_format)
-                fh.write(request_line(custom_id(spec.id, config, ranking, prompt.hash(), item.key), body) + "\n")
+                fh.write(request_line(custom_id(feature.id, config, ranking, prompt.hash(), item.key), body) + "\n")
                 count += 1
         os.replace(part, out)
     except BaseException:
@@ -68,7 +68,7 @@ def write_requests(data_dir: Path, spec, settings, out_path: str | os.PathLike, 
     return count
 
 
-def score_results(data_dir: Path, spec, settings, results_path: str | os.PathLike, *, config: str = "rag",
+def score_results(data_dir: Path, feature, settings, results_path: str | os.PathLike, *, config: str = "rag",
                   ranking: str = "paper", budget_tokens: int = 6_000, limit: int | None = None):
     """Score a results file: returns the :class:`~bench.rag.BenchReport` and the problems by line."""
     from core.llm.ask import read_answer
@@ -81,9 +81,9 @@ def score_results(data_dir: Path, spec, settings, results_path: str | os.PathLik
     if not source.is_file():
         raise GrammarLensError(f"{source} does not exist.", "Give the results file the batch run wrote.")
     expected = {}
-    for item, chosen, prompt, sent, note in _prompts(data_dir, spec, settings, config=config, ranking=ranking,
+    for item, chosen, prompt, sent, note in _prompts(data_dir, feature, settings, config=config, ranking=ranking,
                                                      budget_tokens=budget_tokens, limit=limit):
-        expected[custom_id(spec.id, config, ranking, prompt.hash(), item.key)] = (item, chosen, prompt, sent, note)
+        expected[custom_id(feature.id, config, ranking, prompt.hash(), item.key)] = (item, chosen, prompt, sent, note)
     results: dict[str, ItemResult] = {}
     problems: list[str] = []
     for number, raw, complete in iter_jsonl(source):
@@ -113,9 +113,9 @@ def score_results(data_dir: Path, spec, settings, results_path: str | os.PathLik
         if error is not None:
             problems.append(f"line {number}: {item.key}: {error}")
             continue
-        results[item.key] = item_result(item, spec, chosen, read_answer(spec, prompt, response, sent, note))
+        results[item.key] = item_result(item, feature, chosen, read_answer(feature, prompt, response, sent, note))
     ordered = []
     for item, *_ in expected.values():
         ordered.append(results.get(item.key) or ItemResult(item, paper_top_pages=_paper_top_pages(item),
                                                            error="no answer in the results file"))
-    return score(spec, ordered, config, ranking, settings.model), problems
+    return score(feature, ordered, config, ranking, settings.model), problems

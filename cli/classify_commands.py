@@ -81,12 +81,12 @@ def _settings(args: argparse.Namespace):
 
 
 def _classify(args: argparse.Namespace) -> int:
-    from core.llm import classify
+    from core.llm import classify, feature_of
     from core.store import open_project
 
     settings = _settings(args)
     with open_project(args.file) as project:
-        result = classify(project, args.feature, config=args.config, llm_settings=settings,
+        result = classify(project, feature_of(args.feature), config=args.config, llm_settings=settings,
                           retrieval_settings=_retrieval_settings(args), progress=stderr_progress("classify"))
     if args.json:
         print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
@@ -134,17 +134,17 @@ def _bench_rag(args: argparse.Namespace) -> int:
     from core.llm import LlmClient, feature_of
     from bench.rag import default_data_dir, print_report, run_bench
 
-    spec = feature_of(args.feature)
+    feature = feature_of(args.feature)
     if args.batch_out or args.batch_in:
-        return _bench_rag_files(args, spec)
+        return _bench_rag_files(args, feature)
     client = LlmClient(_settings(args))
-    report = run_bench(args.data or default_data_dir(), spec, client, config=args.config, ranking=args.ranking,
+    report = run_bench(args.data or default_data_dir(), feature, client, config=args.config, ranking=args.ranking,
                        budget_tokens=args.budget, limit=args.limit, progress=stderr_progress("bench rag"))
     print_report(report, args.json)
     return 0
 
 
-def _bench_rag_files(args: argparse.Namespace, spec) -> int:
+def _bench_rag_files(args: argparse.Namespace, feature) -> int:
     """``bench rag --batch-out FILE`` writes the prompts; ``--batch-in FILE`` scores answers made elsewhere."""
     from core.errors import GrammarLensError
     from bench.rag import default_data_dir, print_report
@@ -158,11 +158,11 @@ def _bench_rag_files(args: argparse.Namespace, spec) -> int:
         from core.output_paths import check_output_file
 
         check_output_file(args.batch_out, option="--batch-out")
-        count = write_requests(data, spec, _settings(args), args.batch_out, **options)
+        count = write_requests(data, feature, _settings(args), args.batch_out, **options)
         print(f"wrote {count} request(s) to {args.batch_out}; score the results with the same options and "
               f"--batch-in RESULTS.jsonl")
         return 0
-    report, problems = score_results(data, spec, _settings(args), args.batch_in, **options)
+    report, problems = score_results(data, feature, _settings(args), args.batch_in, **options)
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)
     print_report(report, args.json)

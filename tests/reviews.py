@@ -1,23 +1,34 @@
-"""Reviews of classifications, and the classification reads the LLM area re-exports.
+"""Tests' view of the coder's decisions on one model answer as "reviews" (accept / override / note).
 
-Reviews are the coder's decisions (:mod:`core.coding`, migration 5, which copied the ``reviews`` table of
-migration 3); ``add_review``/``list_reviews``/``latest_review`` stay as thin wrappers for their callers.
-
-Classifications themselves are stored by :mod:`core.store.classifications`; their names are
-re-exported here so ``core.llm.get_classification`` and friends keep working.
+The app stores decisions through :mod:`core.coding` (migration 5 copied migration 3's ``reviews``
+table into them).  Older tests state their expectations as reviews of a classification; these
+helpers show the decisions that way, so those tests check the acts of :mod:`core.coding` unchanged.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from core.errors import GrammarLensError
-from core.records.classifications import Review
-from core.store.classifications import get_classification, list_classifications, save_classification
+from core.store.classifications import get_classification
 from core.store.database import ProjectDatabase
 
-__all__ = ["REVIEW_ACTIONS", "add_review", "get_classification", "latest_review", "list_classifications",
-           "list_reviews", "save_classification"]
-
 REVIEW_ACTIONS = ("accept", "override", "note")
+
+
+@dataclass(frozen=True)
+class Review:
+    """A linguist's decision about a classification: accept it, override a value, or add a note."""
+
+    id: int
+    classification_id: int
+    created_at: str
+    reviewer: str
+    action: str  # accept | override | note
+    feature_id: str | None
+    code: str | None
+    label: str | None
+    note: str | None
 
 
 def add_review(project: ProjectDatabase, classification_id: int, action: str, value: str | None = None,

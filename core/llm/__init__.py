@@ -4,8 +4,7 @@ Public API (used by the CLI, the GUI and the profile builder):
 
 * :class:`LlmSettings`, :func:`resolve_api_key`, :func:`test_connection`
 * :func:`classify` -> :class:`Classification` (stored), :func:`list_classifications`,
-  :func:`get_classification`
-* reviews: :func:`add_review`, :func:`latest_review`, :func:`list_reviews`
+  :func:`get_classification`; the coder's decisions on an answer are :mod:`core.coding`'s acts
 * :class:`LlmError` (``retryable``, ``kind``)
 """
 
@@ -17,16 +16,15 @@ from typing import Any
 # Names are imported on first use (PEP 562): the client pulls in openai, httpx and pydantic
 # (~0.7 s), which a window must not pay on its UI thread just to read stored classifications.
 _EXPORTS = {
-    "classify": "classification",
-    "LlmClient": "client", "test_connection": "client",
-    "LlmError": "errors",
-    "NOT_ENOUGH_INFORMATION": "features", "feature_of": "features",
-    "CONFIGS": "prompts", "Evidence": "records",
-    "Classification": "records", "Flag": "records", "Review": "records",
-    "ValueRecord": "records",
-    "LlmSettings": "settings", "resolve_api_key": "settings",
-    "add_review": "store", "get_classification": "store", "latest_review": "store",
-    "list_classifications": "store", "list_reviews": "store",
+    "classify": "core.llm.classification",
+    "LlmClient": "core.llm.client", "test_connection": "core.llm.client",
+    "LlmError": "core.llm.errors",
+    "NOT_ENOUGH_INFORMATION": "core.llm.features", "feature_of": "core.llm.features",
+    "CONFIGS": "core.llm.prompts",
+    "Classification": "core.records.classifications", "Evidence": "core.records.classifications",
+    "Flag": "core.records.classifications", "ValueRecord": "core.records.classifications",
+    "LlmSettings": "core.llm.settings", "resolve_api_key": "core.llm.settings",
+    "get_classification": "core.store.classifications", "list_classifications": "core.store.classifications",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -36,6 +34,6 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'core.llm' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"core.llm.{module}"), name)
+    value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value

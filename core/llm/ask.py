@@ -63,13 +63,13 @@ def looks_like_instruction(text: str) -> bool:
     return bool(_INJECTION.search(text))
 
 
-def ask(client: LlmClient, spec: Feature, config: str, language: str, evidence: list[Evidence],
+def ask(client: LlmClient, feature: Feature, config: str, language: str, evidence: list[Evidence],
         cache: Cache | None = None) -> AskOutcome:
     """Ask for the feature's value; raises :class:`LlmError` only when no answer could be had."""
     settings = client.settings
     started = time.monotonic()
     fmt = _answer_format(client)
-    prompt, items, note = prepare_prompt(settings, spec, config, language, evidence, fmt)
+    prompt, items, note = prepare_prompt(settings, feature, config, language, evidence, fmt)
     shrinks = 0
     empty_retries = 0
     while True:
@@ -83,7 +83,7 @@ def ask(client: LlmClient, spec: Feature, config: str, language: str, evidence: 
                     with _FORMAT_LOCK:
                         _FORMAT_REFUSED.add((settings.public_base_url(), settings.model))
                     fmt = "conclusion"
-                    prompt = build_prompt(spec, config, language, items, fmt)
+                    prompt = build_prompt(feature, config, language, items, fmt)
                     continue
                 if exc.kind == "context_length" and items and shrinks < MAX_SHRINKS:
                     shrinks += 1
@@ -91,7 +91,7 @@ def ask(client: LlmClient, spec: Feature, config: str, language: str, evidence: 
                     items = items[: len(items) // 2]
                     note = (f"The server said the prompt was too long; sent the top {len(items)} of "
                             f"{len(evidence)} paragraphs (was {before}).")
-                    prompt = build_prompt(spec, config, language, items, fmt)
+                    prompt = build_prompt(feature, config, language, items, fmt)
                     continue
                 raise
             if not response.content.strip() and empty_retries == 0:
@@ -99,24 +99,24 @@ def ask(client: LlmClient, spec: Feature, config: str, language: str, evidence: 
                 continue
             if cache is not None and settings.use_cache and response.content.strip():
                 cache.put(key, prompt.hash(), response)
-        return read_answer(spec, prompt, response, items, note, seconds=time.monotonic() - started)
+        return read_answer(feature, prompt, response, items, note, seconds=time.monotonic() - started)
 
 
-def prepare_prompt(settings: LlmSettings, spec: Feature, config: str, language: str,
+def prepare_prompt(settings: LlmSettings, feature: Feature, config: str, language: str,
                    evidence: list[Evidence] | tuple[Evidence, ...], fmt: str) -> tuple[Prompt, list[Evidence], str]:
     """The prompt the model is first sent, the evidence that fits in it, and a note if some was dropped.
 
     Shared by :func:`ask` and the batch-file writer, so a batch line asks exactly what the online
     path asks first (the online path may still shrink the evidence if a server says it is too long).
     """
-    items, note = fit_to_context(spec, config, language, list(evidence), fmt, settings)
-    return build_prompt(spec, config, language, items, fmt), items, note
+    items, note = fit_to_context(feature, config, language, list(evidence), fmt, settings)
+    return build_prompt(feature, config, language, items, fmt), items, note
 
 
-def read_answer(spec: Feature, prompt: Prompt, response: ChatResponse, items: list[Evidence] | tuple[Evidence, ...],
+def read_answer(feature: Feature, prompt: Prompt, response: ChatResponse, items: list[Evidence] | tuple[Evidence, ...],
                 note: str = "", *, seconds: float = 0.0) -> AskOutcome:
     """Parse a reply and flag citations of paragraphs that address the model (online and batch answers alike)."""
-    parsed = parse_answer(response.content, spec, len(items))
+    parsed = parse_answer(response.content, feature, len(items))
     outcome = AskOutcome(prompt=prompt, response=response, parsed=parsed, evidence=tuple(items),
                          evidence_tokens=sum(estimate_tokens(e.text) for e in items), note=note, seconds=seconds)
     outcome.flags = injection_flags(items, parsed.cited_numbers)
@@ -137,14 +137,14 @@ def _answer_format(client: LlmClient) -> str:
     return answer_format(client.settings)
 
 
-def fit_to_context(spec: Feature, config: str, language: str, items: list[Evidence], fmt: str,
+def fit_to_context(feature: Feature, config: str, language: str, items: list[Evidence], fmt: str,
                    settings: LlmSettings | LlmClient) -> tuple[list[Evidence], str]:
     """Drop the lowest-ranked paragraphs until the prompt fits the model's context window."""
     s = settings.settings if isinstance(settings, LlmClient) else settings
     window = s.context_window()
     room = int(window * 0.95) - s.max_output_tokens
     total = len(items)
-    bare = estimate_tokens(build_prompt(spec, config, language, [], fmt).text())
+    bare = estimate_tokens(build_prompt(feature, config, language, [], fmt).text())
     if bare > room:
         raise LlmError(
             f"Even without paragraphs the prompt (~{bare:,} tokens) does not fit model {s.model!r} "

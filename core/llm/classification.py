@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from core.catalog.model import Feature
 from core.llm.ask import AskOutcome, ask
 from core.llm.cache import ProjectCache
 from core.llm.client import LlmClient
@@ -17,19 +18,20 @@ from core.llm.prompts import CONFIGS, Evidence
 from core.records.classifications import Classification, ValueRecord
 from core.llm.settings import LlmSettings
 from core.progress import Progress, null_progress
+from core.retrieval.settings import RetrievalSettings
 from core.store.classifications import save_classification
 from core.store.database import ProjectDatabase
 from core.store.repository import get_language, list_documents
 from core.timestamps import now_iso
 
 
-def classify(project: ProjectDatabase, feature: object, *, config: str = "rag",
-             llm_settings: LlmSettings | None = None, retrieval_settings: object = None,
+def classify(project: ProjectDatabase, feature: Feature, *, config: str = "rag",
+             llm_settings: LlmSettings | None = None, retrieval_settings: RetrievalSettings | None = None,
              progress: Progress | None = None, evidence: list[Evidence] | None = None,
              client: LlmClient | None = None, language: str | None = None) -> Classification:
     """Classify one feature of the project's grammar and store the result.
 
-    ``feature`` is a catalog Feature or a feature id.  ``evidence`` overrides
+    ``feature`` is the catalog's Feature (:func:`core.llm.features.feature_of` finds it by id).  ``evidence`` overrides
     retrieval (e.g. paragraphs the user picked); ``client`` lets callers share one client (and
     its concurrency bound) across many calls.  Raises :class:`~core.llm.errors.LlmError` when no
     answer could be obtained; nothing is stored then.
@@ -41,7 +43,7 @@ def classify(project: ProjectDatabase, feature: object, *, config: str = "rag",
         raise GrammarLensError(f"Unknown configuration {config!r}.", f"Use one of: {', '.join(CONFIGS)}.")
     progress = progress or null_progress()
     settings = llm_settings or (client.settings if client else LlmSettings())
-    spec = feature_of(feature)
+    feature = feature_of(feature)  # refuses, before any work, a feature with no values to choose from
     client = client or LlmClient(settings)  # fails fast on a missing key, before retrieval work
     language = language if language is not None else _language_name(project)
     progress.step(0, 3, "retrieving evidence")
@@ -54,18 +56,18 @@ def classify(project: ProjectDatabase, feature: object, *, config: str = "rag",
                           paragraph_id=e.paragraph_id, score=e.score) for i, e in enumerate(evidence)]
         retrieved_settings = {"method": "given"}
     else:
-        retrieved = retrieve_evidence(project, spec, retrieval_settings, progress=None)
+        retrieved = retrieve_evidence(project, feature, retrieval_settings, progress=None)
         items, retrieved_settings, run_id = retrieved.evidence, retrieved.settings, retrieved.run_id
     progress.step(1, 3, f"asking {settings.model}")
-    outcome = ask(client, spec, config, language, items, cache=ProjectCache(project))
+    outcome = ask(client, feature, config, language, items, cache=ProjectCache(project))
     progress.step(2, 3, "storing")
-    result = classification_of(spec, config, language, settings, items, outcome, retrieved_settings, run_id)
+    result = classification_of(feature, config, language, settings, items, outcome, retrieved_settings, run_id)
     save_classification(project, result, settings.to_public_dict())
     progress.step(3, 3, "done")
     return result
 
 
-def classification_of(spec: "Feature", config: str, language: str, settings: LlmSettings, items: list[Evidence],
+def classification_of(feature: Feature, config: str, language: str, settings: LlmSettings, items: list[Evidence],
                       outcome: AskOutcome, retrieved_settings: dict, run_id: int | None) -> Classification:
     """The record stored for an answer: the same for an online answer and one imported from a batch file.
 
@@ -80,7 +82,7 @@ def classification_of(spec: "Feature", config: str, language: str, settings: Llm
     sent = {e.number for e in outcome.evidence}
     dropped = [e for e in items if e.number not in sent]
     return Classification(
-        id=None, created_at=now_iso(), feature_id=spec.id, feature_name=spec.name, config=config, language=language,
+        id=None, created_at=now_iso(), feature_id=feature.id, feature_name=feature.name, config=config, language=language,
         model=settings.model, base_url=settings.public_base_url(), values=values, reasoning=parsed.reasoning,
         raw_answer=outcome.response.content, status=status, problem=parsed.problem, flags=outcome.flags,
         evidence=[dataclasses.replace(e, cited=e.number in cited) for e in outcome.evidence],

@@ -96,7 +96,7 @@ def strip_thinking(text: str) -> str:
     return text.strip()
 
 
-def parse_answer(content: str | None, spec: Feature, evidence_count: int = 0) -> ParsedAnswer:
+def parse_answer(content: str | None, feature: Feature, evidence_count: int = 0) -> ParsedAnswer:
     """Read values, reasoning and cited paragraph numbers from a raw answer.
 
     Never raises, whatever ``content`` holds: garbage is an answer with a ``problem`` (stored
@@ -109,9 +109,9 @@ def parse_answer(content: str | None, spec: Feature, evidence_count: int = 0) ->
         return ParsedAnswer(problem="The model returned an empty answer.")
     data = _json_object(text)
     if data is not None and ("value" in data or "strategies" in data):
-        answer = _from_json(data, spec)
+        answer = _from_json(data, feature)
     else:
-        answer = _from_text(text, spec)
+        answer = _from_text(text, feature)
     answer.cited_numbers, bad = _clean_numbers(answer.cited_numbers, evidence_count)
     if bad and answer.problem is None and evidence_count:
         shown = ", ".join(map(str, bad[:20])) + (", ..." if len(bad) > 20 else "")
@@ -137,7 +137,7 @@ def _json_object(text: str) -> dict | None:
     return None
 
 
-def _from_json(data: dict, spec: Feature) -> ParsedAnswer:
+def _from_json(data: dict, feature: Feature) -> ParsedAnswer:
     answer = ParsedAnswer(reasoning=str(data.get("reasoning") or "").strip())
     cited = data.get("cited_paragraphs") or data.get("paragraphs") or []
     if isinstance(cited, str):  # "1, 2" instead of [1, 2]
@@ -149,29 +149,29 @@ def _from_json(data: dict, spec: Feature) -> ParsedAnswer:
             answer.cited_numbers.append(number)
         elif len(answer.unreadable_citations) <= 5:
             answer.unreadable_citations.append(_shown(item))
-    if spec.is_multilabel:
+    if feature.is_multilabel:
         raw = data.get("strategies")
         if not isinstance(raw, dict):
             answer.problem = "The answer has no per-strategy values."
             return answer
         pairs = {key(k): str(v) for k, v in raw.items()}
         answer.conclusion_text = json.dumps(raw, ensure_ascii=False)
-        _fill_multilabel(answer, spec, lambda part_id, label: pairs.get(key(label)))
+        _fill_multilabel(answer, feature, lambda part_id, label: pairs.get(key(label)))
         return answer
     raw_value = str(data.get("value") or "").strip()
     answer.conclusion_text = raw_value
-    _fill_single(answer, spec, raw_value)
+    _fill_single(answer, feature, raw_value)
     return answer
 
 
-def _from_text(text: str, spec: Feature) -> ParsedAnswer:
+def _from_text(text: str, feature: Feature) -> ParsedAnswer:
     matches = list(_CONCLUSION.finditer(text))
     if matches:
         last = matches[-1]
         reasoning, conclusion = text[: last.start()], text[last.end():]
-    elif len(text) <= 120 and not spec.is_multilabel:
+    elif len(text) <= 120 and not feature.is_multilabel:
         reasoning, conclusion = "", text  # a bare "SOV" is an answer too
-    elif spec.is_multilabel and _polar_pairs(text, spec):
+    elif feature.is_multilabel and _polar_pairs(text, feature):
         reasoning, conclusion = text, text
     else:
         return ParsedAnswer(reasoning=text, cited_numbers=_numbers_in(text),
@@ -181,43 +181,43 @@ def _from_text(text: str, spec: Feature) -> ParsedAnswer:
     answer = ParsedAnswer(reasoning=reasoning, cited_numbers=cited)
     conclusion = conclusion.strip().strip("*_`#> \n")
     answer.conclusion_text = conclusion
-    if spec.is_multilabel:
-        pairs = _polar_pairs(conclusion, spec) or _polar_pairs(text, spec)
+    if feature.is_multilabel:
+        pairs = _polar_pairs(conclusion, feature) or _polar_pairs(text, feature)
         if pairs:
-            _fill_multilabel(answer, spec, lambda part_id, label: pairs.get(part_id))
+            _fill_multilabel(answer, feature, lambda part_id, label: pairs.get(part_id))
         else:
-            _polar_names(answer, spec, conclusion)
+            _polar_names(answer, feature, conclusion)
         return answer
     first = conclusion.split("\n\n")[0].strip()
     lines = [ln for ln in first.splitlines() if ln.strip()]
-    _fill_single(answer, spec, lines[0] if len(lines) == 1 else first)
+    _fill_single(answer, feature, lines[0] if len(lines) == 1 else first)
     if answer.problem and len(lines) > 1:
         retry = ParsedAnswer(reasoning=answer.reasoning, cited_numbers=answer.cited_numbers)
-        _fill_single(retry, spec, lines[0])
+        _fill_single(retry, feature, lines[0])
         if retry.problem is None:
             return retry
     return answer
 
 
-def _fill_single(answer: ParsedAnswer, spec: Feature, raw: str) -> None:
-    code = match_code(raw, spec)
+def _fill_single(answer: ParsedAnswer, feature: Feature, raw: str) -> None:
+    code = match_code(raw, feature)
     if code is None:
         shown = raw if len(raw) <= 80 else raw[:77] + "..."
-        answer.problem = f"The answer {shown!r} is not one of the options ({', '.join(spec.prompt_options())})."
+        answer.problem = f"The answer {shown!r} is not one of the options ({', '.join(feature.prompt_options())})."
     elif code == NOT_ENOUGH_INFORMATION:
-        answer.values = [ParsedValue(spec.id, None, NOT_ENOUGH_INFORMATION)]
+        answer.values = [ParsedValue(feature.id, None, NOT_ENOUGH_INFORMATION)]
     else:
-        answer.values = [ParsedValue(spec.id, code, spec.value_label(code) or code)]
+        answer.values = [ParsedValue(feature.id, code, feature.value_label(code) or code)]
 
 
-def _fill_multilabel(answer: ParsedAnswer, spec: Feature, lookup) -> None:
+def _fill_multilabel(answer: ParsedAnswer, feature: Feature, lookup) -> None:
     missing, bad = [], []
-    for sub, (part_id, name) in zip(spec.sub_features, spec.parts):
+    for sub, (part_id, name) in zip(feature.sub_features, feature.parts):
         raw = lookup(part_id, name)
         if raw is None:
             missing.append(name)
             continue
-        code = match_code(str(raw), sub, spec.option_pairs())
+        code = match_code(str(raw), sub, feature.option_pairs())
         if code is None:
             bad.append(f"{name}={raw!r}")
         elif code == NOT_ENOUGH_INFORMATION:
@@ -228,15 +228,15 @@ def _fill_multilabel(answer: ParsedAnswer, spec: Feature, lookup) -> None:
     if missing:
         problems.append(f"no value for {', '.join(missing)}")
     if bad:
-        problems.append(f"values outside {'/'.join(spec.option_words())} for {', '.join(bad)}")
+        problems.append(f"values outside {'/'.join(feature.option_words())} for {', '.join(bad)}")
     if problems:
         answer.problem = "The answer is incomplete: " + "; ".join(problems) + "."
 
 
-def _polar_pairs(text: str, spec: Feature) -> dict[str, str]:
+def _polar_pairs(text: str, feature: Feature) -> dict[str, str]:
     """'Tone: 1, Interrogative word order: 0' -> {sub-feature id: raw value}."""
     found: dict[str, str] = {}
-    for part_id, label in spec.parts:
+    for part_id, label in feature.parts:
         name = re.escape(label).replace(r"\-", "[-‐–\\s]?").replace(r"\ ", r"\s+")
         m = None
         for m in re.finditer(rf"(?i){name}[*_`\"'\s]*[:=–—-][*_`\"'\s]*"
@@ -247,22 +247,22 @@ def _polar_pairs(text: str, spec: Feature) -> dict[str, str]:
     return found
 
 
-def _polar_names(answer: ParsedAnswer, spec: Feature, conclusion: str) -> None:
+def _polar_names(answer: ParsedAnswer, feature: Feature, conclusion: str) -> None:
     """The gold-file style 'Clause-final question particle, Tone': named parts present, the rest absent."""
     k = f" {key(conclusion)} "
     if key(conclusion) in {key(p) for p in NEI_PHRASES}:
-        answer.values = [ParsedValue(s.id, None, NOT_ENOUGH_INFORMATION) for s in spec.sub_features]
+        answer.values = [ParsedValue(s.id, None, NOT_ENOUGH_INFORMATION) for s in feature.sub_features]
         return
-    named = {pid for pid, label in spec.parts if f" {key(label)} " in k}
+    named = {pid for pid, label in feature.parts if f" {key(label)} " in k}
     if not named:
         answer.problem = f"The answer {conclusion[:80]!r} names none of the strategies."
         return
-    for sub in spec.sub_features:
+    for sub in feature.sub_features:
         code = "1" if sub.id in named else "0"
         answer.values.append(ParsedValue(sub.id, code, sub.value_label(code) or code))
 
 
-def match_code(raw: str, spec: Feature, options: tuple[tuple[str, str], ...] | None = None) -> str | None:
+def match_code(raw: str, feature: Feature, options: tuple[tuple[str, str], ...] | None = None) -> str | None:
     """The code that ``raw`` names, NOT_ENOUGH_INFORMATION for its synonyms, or None.
 
     An answer may use the prompt's option word, the catalog label or a synonym of the feature
@@ -272,7 +272,7 @@ def match_code(raw: str, spec: Feature, options: tuple[tuple[str, str], ...] | N
     k = key(raw)
     if not k:
         return None
-    pairs = list(spec.values) + list(options if options is not None else spec.option_pairs())
+    pairs = list(feature.values) + list(options if options is not None else feature.option_pairs())
     exact = raw.strip().strip("*_`\"' .").casefold()
     exact_hits = {code for code, word in pairs if word.casefold() == exact}
     if len(exact_hits) == 1:  # WALS 143B has both "Neg[V-Neg]" and "[Neg-V-Neg]": punctuation matters there
@@ -289,10 +289,10 @@ def match_code(raw: str, spec: Feature, options: tuple[tuple[str, str], ...] | N
         return words[k]
     if k in nei:
         return NOT_ENOUGH_INFORMATION
-    synonyms = {key(s): code for s, code in spec.synonyms.items() if spec.value_label(code) is not None}
+    synonyms = {key(s): code for s, code in feature.synonyms.items() if feature.value_label(code) is not None}
     if k in synonyms:
         return synonyms[k]
-    by_count = _case_range(k, spec)
+    by_count = _case_range(k, feature)
     if by_count:
         return by_count
     # A longer phrase naming exactly one option ("SOV (subject-object-verb)", "the order is SVO.").
@@ -310,13 +310,13 @@ def match_code(raw: str, spec: Feature, options: tuple[tuple[str, str], ...] | N
     return codes.pop() if len(codes) == 1 else None
 
 
-def _case_range(k: str, spec: Feature) -> str | None:
+def _case_range(k: str, feature: Feature) -> str | None:
     """'6 cases' or '7' -> the code of '6-7 cases'; '12 cases' -> '10 or more cases' (labels like WALS 49A's)."""
     m = re.fullmatch(r"(\d{1,%d})(?: cases?)?" % MAX_NUMBER_DIGITS, k)
     if not m:
         return None
     n = int(m.group(1))
-    for code, label in spec.values:
+    for code, label in feature.values:
         lk = key(label)
         r = re.fullmatch(r"(\d+)(?: (\d+))? cases?", lk)
         if r and int(r.group(1)) <= n <= int(r.group(2) or r.group(1)):

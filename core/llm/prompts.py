@@ -100,7 +100,7 @@ class Prompt:
         return "\n\n".join(m["content"] for m in self.messages)
 
 
-def build_prompt(spec: Feature, config: str, language: str, evidence: list[Evidence] | tuple[Evidence, ...],
+def build_prompt(feature: Feature, config: str, language: str, evidence: list[Evidence] | tuple[Evidence, ...],
                  answer_format: str = "json_schema", with_examples: bool = True) -> Prompt:
     """Assemble the chat messages for one feature, configuration and set of paragraphs.
 
@@ -114,11 +114,11 @@ def build_prompt(spec: Feature, config: str, language: str, evidence: list[Evide
     lang = language or "described in the grammar"
     parts: list[str] = []
     if use_rag:
-        if spec.definition:
-            parts.append(f"{DEFINITION_HEADER}\n{spec.definition}")
-        if config == "rag-guidelines" and spec.guidelines:
-            parts.append(f"{GUIDELINES_HEADER}\n{spec.guidelines}")
-        examples = examples_within(spec.examples, EXAMPLES_BUDGET_TOKENS) if with_examples else ""
+        if feature.definition:
+            parts.append(f"{DEFINITION_HEADER}\n{feature.definition}")
+        if config == "rag-guidelines" and feature.guidelines:
+            parts.append(f"{GUIDELINES_HEADER}\n{feature.guidelines}")
+        examples = examples_within(feature.examples, EXAMPLES_BUDGET_TOKENS) if with_examples else ""
         if config == "rag-guidelines" and examples:
             parts.append(f"{EXAMPLES_HEADER}\n{examples}")
         if evidence:
@@ -127,22 +127,22 @@ def build_prompt(spec: Feature, config: str, language: str, evidence: list[Evide
             parts.append(PARAGRAPHS_HEADER.format(count=len(evidence), language=lang) + "\n\n" + "\n\n".join(blocks))
         else:
             parts.append(NO_PARAGRAPHS_NOTE)
-    parts.append(_question_block(spec, lang, cite=use_rag, answer_format=answer_format))
+    parts.append(_question_block(feature, lang, cite=use_rag, answer_format=answer_format))
     messages = ({"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": "\n\n".join(parts)})
-    response_format = json_schema_format(spec, cite=use_rag) if answer_format == "json_schema" else None
+    response_format = json_schema_format(feature, cite=use_rag) if answer_format == "json_schema" else None
     return Prompt(messages=messages, response_format=response_format, evidence=evidence, config=config,
                   answer_format=answer_format)
 
 
-def _question_block(spec: Feature, language: str, *, cite: bool, answer_format: str) -> str:
-    lines = [spec.prompt_question.format(language=language)]
-    lines += [line.format(language=language) for line in spec.instructions]
-    if spec.is_multilabel:
-        if not spec.instructions:
-            names = ", ".join(label for _, label in spec.parts)
-            lines.append(f"For each of these {len(spec.parts)} properties, code 1 if it is present "
+def _question_block(feature: Feature, language: str, *, cite: bool, answer_format: str) -> str:
+    lines = [feature.prompt_question.format(language=language)]
+    lines += [line.format(language=language) for line in feature.instructions]
+    if feature.is_multilabel:
+        if not feature.instructions:
+            names = ", ".join(label for _, label in feature.parts)
+            lines.append(f"For each of these {len(feature.parts)} properties, code 1 if it is present "
                          f"and 0 if it is absent: {names}.")
-        lines.append(POLAR_EXAMPLE_LINE if spec.id == "116A*" else _multilabel_example(spec))
+        lines.append(POLAR_EXAMPLE_LINE if feature.id == "116A*" else _multilabel_example(feature))
         lines.append(POLAR_NOT_ENOUGH_LINE)
         if answer_format == "json_schema":
             lines.append(JSON_STEPS_POLAR.format(cited='"cited_paragraphs" (the numbers of the paragraphs you '
@@ -150,7 +150,7 @@ def _question_block(spec: Feature, language: str, *, cite: bool, answer_format: 
         else:
             lines.append(CONCLUSION_STEPS_RAG if cite else CONCLUSION_STEPS)
         return "\n".join(lines)
-    options = spec.prompt_options()
+    options = feature.prompt_options()
     lines.append(OPTIONS_LINE.format(count=len(options), options=", ".join(options)))
     lines.append(NOT_ENOUGH_LINE)
     if answer_format == "json_schema":
@@ -160,8 +160,8 @@ def _question_block(spec: Feature, language: str, *, cite: bool, answer_format: 
     return "\n".join(lines)
 
 
-def _multilabel_example(spec: Feature) -> str:
-    body = ", ".join(f"{label}: {1 if i == 0 else 0}" for i, (_, label) in enumerate(spec.parts))
+def _multilabel_example(feature: Feature) -> str:
+    body = ", ".join(f"{label}: {1 if i == 0 else 0}" for i, (_, label) in enumerate(feature.parts))
     return f'Example of the output format:\n"{body}"'
 
 
@@ -185,22 +185,22 @@ def _fence(text: str) -> str:
     return text.replace("</paragraph>", "</ paragraph>").replace("<paragraph", "< paragraph")
 
 
-def json_schema_format(spec: Feature, *, cite: bool) -> dict:
+def json_schema_format(feature: Feature, *, cite: bool) -> dict:
     """The ``response_format`` that makes a server answer only with a value of the closed set."""
     properties: dict = {"reasoning": {"type": "string"}}
     required = ["reasoning"]
     if cite:
         properties["cited_paragraphs"] = {"type": "array", "items": {"type": "integer"}}
         required.append("cited_paragraphs")
-    if spec.is_multilabel:
-        subs = {label: {"type": "string", "enum": spec.option_words() + [NOT_ENOUGH_INFORMATION]}
-                for _, label in spec.parts}
+    if feature.is_multilabel:
+        subs = {label: {"type": "string", "enum": feature.option_words() + [NOT_ENOUGH_INFORMATION]}
+                for _, label in feature.parts}
         properties["strategies"] = {"type": "object", "properties": subs, "required": list(subs),
                                     "additionalProperties": False}
         required.append("strategies")
     else:
-        properties["value"] = {"type": "string", "enum": spec.prompt_options()}
+        properties["value"] = {"type": "string", "enum": feature.prompt_options()}
         required.append("value")
-    name = "".join(c if c.isalnum() else "_" for c in f"feature_{spec.id}")[:64]
+    name = "".join(c if c.isalnum() else "_" for c in f"feature_{feature.id}")[:64]
     return {"type": "json_schema", "json_schema": {"name": name, "strict": True, "schema": {
         "type": "object", "properties": properties, "required": required, "additionalProperties": False}}}

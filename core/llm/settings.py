@@ -80,14 +80,24 @@ class LlmSettings:
         return data
 
 
-def resolve_api_key(settings: LlmSettings) -> str | None:
-    """The API key: ``settings.api_key_env``, GRAMMARLENS_API_KEY, OPENAI_API_KEY, then the keyring.
+def resolve_api_key(settings: LlmSettings, *, session_key: str | None = None,
+                    environment: bool = True) -> str | None:
+    """The API key, found by one rule for the app and the command line (first found wins):
 
-    Returns None when nothing is found; keyring failures (no backend on a headless machine)
-    count as "not found" rather than as errors.
+    1. ``session_key``: a key typed in the app's Settings and kept for this session only (no keyring);
+    2. the environment: ``settings.api_key_env``, then GRAMMARLENS_API_KEY, then OPENAI_API_KEY
+       (``environment=False`` skips them: the app never hands an OpenAI key from the environment
+       to another provider's server);
+    3. the OS keyring, under ``settings.keyring_user`` (the key saved in Settings).
+
+    The environment wins over the keyring, as with most tools: to use another key for one run, set
+    a variable.  Returns None when nothing is found; keyring failures (no backend on a headless
+    machine) count as "not found" rather than as errors.
     """
+    if session_key and session_key.strip():
+        return session_key.strip()
     names = ([settings.api_key_env] if settings.api_key_env else []) + list(KEY_ENV_VARS)
-    for name in names:
+    for name in names if environment else ():
         value = os.environ.get(name, "").strip()
         if value:
             return value

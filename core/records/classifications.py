@@ -119,18 +119,3 @@ class Classification:
             "evidence_note": self.evidence_note,
             "prompt_hash": self.prompt_hash,
         }
-
-
-@dataclass(frozen=True)
-class Review:
-    """A linguist's decision about a classification: accept it, override a value, or add a note."""
-
-    id: int
-    classification_id: int
-    created_at: str
-    reviewer: str
-    action: str  # accept | override | note
-    feature_id: str | None
-    code: str | None
-    label: str | None
-    note: str | None

@@ -11,7 +11,7 @@ settings, the CLI, the benchmarks and the GUI's settings all import it.
 from __future__ import annotations
 
 import math
-from typing import Sequence, TypeVar
+from typing import Callable, Sequence, TypeVar
 
 CHARS_PER_TOKEN = 4
 DEFAULT_BUDGET_TOKENS = 6000  # the paper sent ~40,000 tokens of chunks; a tight budget is cheaper and sharper
@@ -24,17 +24,21 @@ def estimate_tokens(text: str) -> int:
     return math.ceil(len(text) / CHARS_PER_TOKEN)
 
 
-def pack_budget(hits: Sequence[T], max_tokens: int = DEFAULT_BUDGET_TOKENS) -> list[T]:
+def pack_budget(hits: Sequence[T], max_tokens: int = DEFAULT_BUDGET_TOKENS,
+                text_of: Callable[[T], str] | None = None) -> list[T]:
     """The hits that fit in ``max_tokens``, in their ranking order, never cutting a paragraph.
 
     A hit that does not fit is skipped and smaller, lower-ranked hits may still fill the rest, so
-    the budget is used well while order is kept.  Hits expose their text as ``hit.paragraph.text``
-    (core Hit) or are plain strings.
+    the budget is used well while order is kept.  ``text_of`` reads a hit's text; without it hits
+    are plain strings or expose their text as ``hit.paragraph.text`` (core Hit).
     """
     chosen: list[T] = []
     used = 0
     for hit in hits:
-        text = hit if isinstance(hit, str) else hit.paragraph.text  # type: ignore[attr-defined]
+        if text_of is not None:
+            text = text_of(hit)
+        else:
+            text = hit if isinstance(hit, str) else hit.paragraph.text  # type: ignore[attr-defined]
         cost = estimate_tokens(text)
         if used + cost <= max_tokens:
             chosen.append(hit)

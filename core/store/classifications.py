@@ -1,8 +1,8 @@
 """Stored classifications (schema 3): the answer, its values and the evidence that was in the prompt.
 
 Rows become :mod:`core.records.classifications` dataclasses here and nowhere else.  A classification lands
-with all its values and evidence in one transaction, or not at all.  (Reviews of a
-classification are stored by :mod:`core.llm.store`.)
+with all its values and evidence in one transaction, or not at all.  (A coder's decisions on a
+classification are stored by :mod:`core.store.decisions`.)
 """
 
 from __future__ import annotations

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.progress import Progress
 from core.store import create_project, open_project
 from gui.common.settings import AppSettings, get_api_key
+
+if TYPE_CHECKING:  # imported when a job runs: the window starts without loading the model side
+    from core.catalog.model import Feature
+    from core.records.classifications import Classification
 
 CLASSIFY_CONFIG = "rag"  # the paper's retrieval-augmented configuration
 
@@ -132,7 +136,7 @@ def embed_slice(project_path: Path, retrieval: Any, progress: Progress, max_seco
         return embed_book(project, retrieval, progress, max_seconds=max_seconds)
 
 
-def classify(project_path: Path, feature: Any, settings: AppSettings, progress: Progress) -> Any:
+def classify(project_path: Path, feature: Feature, settings: AppSettings, progress: Progress) -> Classification:
     from core.llm import classify as _classify
 
     with open_project(project_path) as project:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import getpass
 import json
 import logging
-import os
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -27,7 +26,7 @@ import keyring
 import keyring.errors
 from PySide6.QtCore import QSettings
 
-from core.llm.settings import KEY_ENV_VARS, KEYRING_SERVICE, LlmSettings
+from core.llm.settings import KEYRING_SERVICE, LlmSettings, resolve_api_key
 from core.retrieval.settings import RetrievalSettings
 
 PROVIDER_OPENAI = "openai"
@@ -170,20 +169,12 @@ def keyring_available() -> bool:
 
 
 def get_api_key(settings: AppSettings) -> str:
-    """The key for the configured provider: this session's, then the keyring's, then the environment's."""
-    account = settings.key_account
-    if account in _session_keys:
-        return _session_keys[account]
-    if keyring_available():
-        try:
-            value = keyring.get_password(KEYRING_SERVICE, account)
-        except keyring.errors.KeyringError:
-            value = None
-        if value:
-            return value
-    if settings.provider == PROVIDER_OPENAI:
-        return next((os.environ[name] for name in KEY_ENV_VARS if os.environ.get(name)), "")
-    return ""
+    """The key for the configured provider, by core's one rule (:func:`core.llm.settings.resolve_api_key`).
+
+    This session's key first, then the environment (for OpenAI's own API only), then the keyring.
+    """
+    return resolve_api_key(settings.client_settings(), session_key=_session_keys.get(settings.key_account),
+                           environment=settings.provider == PROVIDER_OPENAI) or ""
 
 
 def set_api_key(settings: AppSettings, key: str) -> bool:

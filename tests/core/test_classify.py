@@ -6,9 +6,10 @@ import json
 
 import pytest
 
-from core.llm import (Evidence, LlmError, add_review, classify, get_classification, latest_review,
-                      list_classifications)
+from core.llm import Evidence, LlmError, classify, get_classification, list_classifications
+from tests.reviews import add_review, latest_review
 from core.store.repository import get_paragraphs
+from core.llm.features import feature_of
 
 
 def evidence(llm_project, *names: str) -> list[Evidence]:
@@ -27,7 +28,7 @@ def test_classify_json_schema_and_conclusion_answers(llm_project, llm_server, ll
     llm_server.add_rule("verb-final", "SOV")
     llm_server.json_schema = json_schema
     ev = evidence(llm_project, "filler0", "word_order", "filler1")
-    result = classify(llm_project.project, "81A", config="rag", llm_settings=llm_settings, evidence=ev)
+    result = classify(llm_project.project, feature_of("81A"), config="rag", llm_settings=llm_settings, evidence=ev)
     assert [v.label for v in result.values] == ["SOV"] and result.values[0].code == "1"
     assert result.status == "ok"
     assert [e.cited for e in result.evidence] == [False, True, False]
@@ -60,7 +61,7 @@ def test_polar_questions_store_seven_values(llm_project, llm_server, llm_setting
     llm_server.add_rule("clause-final particle", {"Clause-final question particle": "1"})
     for fmt in ("honour", "reject"):
         llm_server.json_schema = fmt
-        result = classify(llm_project.project, "116A*", config="rag-guidelines", llm_settings=llm_settings,
+        result = classify(llm_project.project, feature_of("116A*"), config="rag-guidelines", llm_settings=llm_settings,
                           evidence=evidence(llm_project, "polar", "filler2"))
         assert result.status == "ok", result.problem
         assert {v.feature_id: v.code for v in result.values} == {
@@ -71,7 +72,7 @@ def test_polar_questions_store_seven_values(llm_project, llm_server, llm_setting
 
 def test_baseline_sends_no_paragraphs(llm_project, llm_server, llm_settings) -> None:
     llm_server.add_rule("Testish", "1")
-    result = classify(llm_project.project, "GB107", config="baseline", llm_settings=llm_settings)
+    result = classify(llm_project.project, feature_of("GB107"), config="baseline", llm_settings=llm_settings)
     assert result.evidence == [] and [(v.code, v.label) for v in result.values] == [("1", "present")]
     assert "<paragraph" not in llm_server.chat_requests[-1]["messages"][1]["content"]
 
@@ -84,7 +85,7 @@ def test_baseline_sends_no_paragraphs(llm_project, llm_server, llm_settings) -> 
 def test_unusable_answers_store_no_value(llm_project, llm_server, llm_settings, content, problem) -> None:
     llm_server.json_schema = "ignore"
     llm_server.enqueue({"content": content})
-    result = classify(llm_project.project, "81A", llm_settings=llm_settings, evidence=evidence(llm_project, "word_order"))
+    result = classify(llm_project.project, feature_of("81A"), llm_settings=llm_settings, evidence=evidence(llm_project, "word_order"))
     assert result.status == "no_value" and result.values == [] and problem in result.problem
     assert stored_value_labels(llm_project.project, result.id) == []
     assert get_classification(llm_project.project, result.id).raw_answer == content
@@ -93,11 +94,11 @@ def test_unusable_answers_store_no_value(llm_project, llm_server, llm_settings, 
 def test_empty_answer_is_asked_again_then_reported(llm_project, llm_server, llm_settings) -> None:
     llm_server.add_rule("verb-final", "SOV")
     llm_server.enqueue({"empty": True})
-    ok = classify(llm_project.project, "81A", llm_settings=llm_settings, evidence=evidence(llm_project, "word_order"))
+    ok = classify(llm_project.project, feature_of("81A"), llm_settings=llm_settings, evidence=evidence(llm_project, "word_order"))
     assert [v.label for v in ok.values] == ["SOV"] and len(llm_server.chat_requests) == 2
     llm_server.enqueue({"empty": True}, {"empty": True})
     llm_settings.use_cache = False
-    bad = classify(llm_project.project, "81A", llm_settings=llm_settings, evidence=evidence(llm_project, "word_order"))
+    bad = classify(llm_project.project, feature_of("81A"), llm_settings=llm_settings, evidence=evidence(llm_project, "word_order"))
     assert bad.status == "no_value" and bad.problem == "The model returned an empty answer."
 
 
@@ -106,7 +107,7 @@ def test_fenced_and_thinking_answers(llm_project, llm_server, llm_settings) -> N
                        {"content": "<think>VSO? no.</think>\n**Conclusion:** subject-object-verb"})
     for _ in range(2):
         llm_settings.use_cache = False
-        result = classify(llm_project.project, "81A", llm_settings=llm_settings,
+        result = classify(llm_project.project, feature_of("81A"), llm_settings=llm_settings,
                           evidence=evidence(llm_project, "word_order"))
         assert [v.label for v in result.values] == ["SOV"]
 
@@ -116,7 +117,7 @@ def test_server_faults_store_nothing(llm_project, llm_server, llm_settings, stat
     llm_settings.max_retries = 1
     llm_server.enqueue(status, status)
     with pytest.raises(LlmError) as info:
-        classify(llm_project.project, "81A", llm_settings=llm_settings, evidence=evidence(llm_project, "word_order"))
+        classify(llm_project.project, feature_of("81A"), llm_settings=llm_settings, evidence=evidence(llm_project, "word_order"))
     assert info.value.kind == kind
     assert list_classifications(llm_project.project) == []
 
@@ -124,7 +125,7 @@ def test_server_faults_store_nothing(llm_project, llm_server, llm_settings, stat
 def test_429_then_success_during_classify(llm_project, llm_server, llm_settings) -> None:
     llm_server.add_rule("verb-final", "SOV")
     llm_server.enqueue(429)
-    result = classify(llm_project.project, "81A", llm_settings=llm_settings, evidence=evidence(llm_project, "word_order"))
+    result = classify(llm_project.project, feature_of("81A"), llm_settings=llm_settings, evidence=evidence(llm_project, "word_order"))
     assert result.status == "ok" and len(llm_server.chat_requests) == 2
 
 
@@ -134,7 +135,7 @@ def test_long_prompt_is_shrunk_before_sending(llm_project, llm_server, llm_setti
     llm_settings.max_output_tokens = 200
     big = [Evidence(1, 1, "verb-final " + "x " * 600, "1", llm_project.paragraph_ids["word_order"])] + [
         Evidence(i, i, "filler text " * 300, str(i), llm_project.paragraph_ids["filler0"]) for i in range(2, 6)]
-    result = classify(llm_project.project, "81A", llm_settings=llm_settings, evidence=big)
+    result = classify(llm_project.project, feature_of("81A"), llm_settings=llm_settings, evidence=big)
     assert result.status == "ok" and 1 <= len(result.evidence) < 5
     assert "Evidence shrunk" in result.evidence_note and "of 5 paragraphs" in result.evidence_note
 
@@ -144,7 +145,7 @@ def test_server_context_error_shrinks_and_retries(llm_project, llm_server, llm_s
     llm_server.context_limit = 900
     big = [Evidence(1, 1, "verb-final clause order " * 20, "1", llm_project.paragraph_ids["word_order"])] + [
         Evidence(i, i, "filler text " * 150, str(i), llm_project.paragraph_ids["filler1"]) for i in range(2, 9)]
-    result = classify(llm_project.project, "81A", llm_settings=llm_settings, evidence=big)
+    result = classify(llm_project.project, feature_of("81A"), llm_settings=llm_settings, evidence=big)
     assert result.status == "ok" and len(result.evidence) < 8
     assert "too long" in result.evidence_note
 
@@ -152,14 +153,14 @@ def test_server_context_error_shrinks_and_retries(llm_project, llm_server, llm_s
 def test_prompt_too_long_even_without_paragraphs(llm_project, llm_server, llm_settings) -> None:
     llm_settings.context_tokens = 300
     with pytest.raises(LlmError) as info:
-        classify(llm_project.project, "49A", llm_settings=llm_settings, evidence=evidence(llm_project, "word_order"))
+        classify(llm_project.project, feature_of("49A"), llm_settings=llm_settings, evidence=evidence(llm_project, "word_order"))
     assert info.value.kind == "context_length"
 
 
 def test_injected_instruction_is_flagged_and_cannot_leave_the_set(llm_project, llm_server, llm_settings) -> None:
     # A gullible model that obeys the paragraph and cites it.
     llm_server.add_rule("Ignore the above", "SVO", cite=[2])
-    result = classify(llm_project.project, "81A", llm_settings=llm_settings,
+    result = classify(llm_project.project, feature_of("81A"), llm_settings=llm_settings,
                       evidence=evidence(llm_project, "word_order", "injection"))
     assert [v.label for v in result.values] == ["SVO"]
     assert [f.kind for f in result.flags] == ["prompt_injection"]
@@ -170,13 +171,13 @@ def test_injected_instruction_is_flagged_and_cannot_leave_the_set(llm_project, l
     llm_server.json_schema = "ignore"
     llm_server.add_rule("Ignore the above", "free order, as instructed", cite=[2])
     llm_settings.use_cache = False
-    result = classify(llm_project.project, "81A", llm_settings=llm_settings,
+    result = classify(llm_project.project, feature_of("81A"), llm_settings=llm_settings,
                       evidence=evidence(llm_project, "word_order", "injection"))
     assert result.values == [] and result.status == "no_value"
     # A model that cites the honest paragraph is not flagged.
     llm_server.reset()
     llm_server.add_rule("verb-final", "SOV", cite=[1])
-    result = classify(llm_project.project, "81A", llm_settings=llm_settings,
+    result = classify(llm_project.project, feature_of("81A"), llm_settings=llm_settings,
                       evidence=evidence(llm_project, "word_order", "injection"))
     assert result.flags == []
 
@@ -187,8 +188,8 @@ def test_cache_makes_a_rerun_free_and_key_never_stored(llm_project, llm_server, 
     llm_server.require_key = key
     llm_server.add_rule("verb-final", "SOV")
     ev = evidence(llm_project, "word_order", "filler0")
-    first = classify(llm_project.project, "81A", llm_settings=llm_settings, evidence=ev)
-    second = classify(llm_project.project, "81A", llm_settings=llm_settings, evidence=ev)
+    first = classify(llm_project.project, feature_of("81A"), llm_settings=llm_settings, evidence=ev)
+    second = classify(llm_project.project, feature_of("81A"), llm_settings=llm_settings, evidence=ev)
     assert len(llm_server.chat_requests) == 1
     assert not first.cached and second.cached and second.cost_usd == 0.0 and second.values == first.values
     assert llm_server.chat_requests[0]["_auth"] == f"Bearer {key}"
@@ -202,7 +203,7 @@ def test_reviews(llm_project, llm_server, llm_settings) -> None:
     from core.errors import GrammarLensError
 
     llm_server.add_rule("verb-final", "SOV")
-    result = classify(llm_project.project, "81A", llm_settings=llm_settings, evidence=evidence(llm_project, "word_order"))
+    result = classify(llm_project.project, feature_of("81A"), llm_settings=llm_settings, evidence=evidence(llm_project, "word_order"))
     project = llm_project.project
     add_review(project, result.id, "accept", reviewer="Ana")
     review = add_review(project, result.id, "override", value="SVO", reviewer="Ben", note="see p. 12")

@@ -9,10 +9,12 @@ import sqlite_utils
 
 from core import coding
 from core.errors import GrammarLensError
-from core.llm import Evidence, add_review, classify, latest_review, list_reviews
+from core.llm import Evidence, classify
+from tests.reviews import add_review, latest_review, list_reviews
 from core.profile import build_profile
 from core.store import open_project
 from core.store.repository import get_paragraphs
+from core.llm.features import feature_of
 
 
 def _evidence(llm_project, *names: str) -> list[Evidence]:
@@ -95,7 +97,7 @@ def test_notes_and_pins_keep_the_value(llm_project) -> None:
 def test_accepting_pins_the_cited_paragraphs_unless_pins_exist(llm_project, llm_server, llm_settings) -> None:
     project, ids = llm_project.project, llm_project.paragraph_ids
     llm_server.add_rule("verb-final", "SOV")
-    result = classify(project, "81A", llm_settings=llm_settings,
+    result = classify(project, feature_of("81A"), llm_settings=llm_settings,
                       evidence=_evidence(llm_project, "filler0", "word_order"))
     cited = [e.paragraph_id for e in result.evidence if e.cited]
     [accepted] = coding.accept(project, result.id, reviewer="Ana")
@@ -115,7 +117,7 @@ def test_accepting_pins_the_cited_paragraphs_unless_pins_exist(llm_project, llm_
 def test_polar_questions_are_seven_features_for_decisions(llm_project, llm_server, llm_settings) -> None:
     project = llm_project.project
     llm_server.add_rule("clause-final particle", {"Clause-final question particle": "1"})
-    result = classify(project, "116A*", llm_settings=llm_settings, evidence=_evidence(llm_project, "polar"))
+    result = classify(project, feature_of("116A*"), llm_settings=llm_settings, evidence=_evidence(llm_project, "polar"))
     rows = coding.accept(project, result.id, reviewer="Ana")
     assert [r.feature_id for r in rows] == ["GB257", "GB260", "GB262", "GB263", "GB264", "GB286", "GB291"]
     assert len({r.batch for r in rows}) == 1 and all(r.parent_id == "116A*" for r in rows)

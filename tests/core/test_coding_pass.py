@@ -11,6 +11,7 @@ from core.errors import GrammarLensError
 from core.llm import Evidence, classify
 from core.profile import ReferenceValue, save_feature_list
 from core.store.repository import get_paragraphs
+from core.llm.features import feature_of
 
 PAPER = ["81A", "49A", "GB107", "GB257", "GB260", "GB262", "GB263", "GB264", "GB286", "GB291"]
 
@@ -35,7 +36,7 @@ def test_filters_counter_and_navigation(llm_project, llm_server, llm_settings) -
     project, ids = llm_project.project, llm_project.paragraph_ids
     llm_server.add_rule("verb-final", "SOV")
     paragraphs = get_paragraphs(project, [ids["word_order"]])
-    classify(project, "81A", llm_settings=llm_settings,
+    classify(project, feature_of("81A"), llm_settings=llm_settings,
              evidence=[Evidence(number=1, rank=1, text=p.text, page_label=p.page_label, paragraph_id=p.id)
                        for p in paragraphs])
     coding.code(project, "GB107", "1")

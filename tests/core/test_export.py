@@ -11,7 +11,7 @@ import pytest
 from core.errors import GrammarLensError
 from core.export import export_profile, get_bibtex, read_cldf_values, set_bibtex
 from core.export.cldf import page_ranges
-from core.llm import add_review
+from tests.reviews import add_review
 from core.profile import BatchSettings, build_profile, open_job, run_job
 from core.retrieval import RetrievalSettings
 from core.store import open_project

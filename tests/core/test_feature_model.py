@@ -19,6 +19,7 @@ from core.catalog import load_catalog
 from core.catalog.model import NOT_ENOUGH_INFORMATION
 from core.llm.parse import match_code, parse_answer
 from core.llm.prompts import OPTIONS_LINE, build_prompt, json_schema_format
+from core.llm.features import feature_of
 
 CATALOG = load_catalog()
 
@@ -101,7 +102,7 @@ def test_stored_profile_export_and_review_options_show_the_catalog_labels(llm_pr
     llm_server.add_rule(CATALOG.get("GB021").name, answers["GB021"])
     stored = {}
     for fid in answers:
-        result = classify(llm_project.project, fid, config="baseline", llm_settings=llm_settings)
+        result = classify(llm_project.project, feature_of(fid), config="baseline", llm_settings=llm_settings)
         assert result.status == "ok", (fid, result.problem)
         stored.update({v.feature_id: (v.code, v.label) for v in result.values})
     expected = {"81A": ("2", "SVO"), "GB107": ("1", "present"), "49A": ("5", "5 cases"), "GB020": ("1", "present"),
@@ -150,7 +151,7 @@ def test_rag_guidelines_prompt_at_the_server_carries_grambank_procedure_and_rag_
     evidence = [Evidence(1, 1, "Testish has no articles.", "12", llm_project.paragraph_ids["filler0"])]
     llm_server.add_rule(feature.name, "absent")
     for config in ("rag", "rag-guidelines"):
-        classify(llm_project.project, feature.id, config=config, llm_settings=llm_settings, evidence=evidence)
+        classify(llm_project.project, feature_of(feature.id), config=config, llm_settings=llm_settings, evidence=evidence)
     rag, cot = (r["messages"][1]["content"] for r in llm_server.chat_requests[-2:])
     summary, procedure = feature.definition, feature.guidelines
     assert len(summary) > 100 and len(procedure) > 100

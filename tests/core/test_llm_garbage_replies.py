@@ -17,6 +17,7 @@ import pytest
 
 from core.llm import Evidence, LlmError, classify, get_classification, list_classifications
 from core.store.repository import get_paragraphs
+from core.llm.features import feature_of
 
 ANSWER = json.dumps({"reasoning": "Paragraph 1 says the verb comes last.", "cited_paragraphs": [1], "value": "SOV"})
 
@@ -41,7 +42,7 @@ def evidence(llm_project) -> list[Evidence]:
 
 
 def run(llm_project, llm_settings):
-    return classify(llm_project.project, "81A", config="rag", llm_settings=llm_settings,
+    return classify(llm_project.project, feature_of("81A"), config="rag", llm_settings=llm_settings,
                     evidence=evidence(llm_project))
 
 

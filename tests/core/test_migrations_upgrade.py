@@ -238,7 +238,7 @@ def _check_public_reads(project, version: int, old_tables: set[str]) -> None:
         vectors = get_embeddings(project, "all-MiniLM-L6-v2", [1, 2, 3])
         assert vectors[2][0] == "hash2" and vectors[2][1].tolist() == [0.0, 1.0, 2.0, 3.0]
     if version >= 3:
-        from core.llm import list_reviews
+        from tests.reviews import list_reviews
         from core.llm.cache import ProjectCache
         from core.store.classifications import get_classification
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from core.errors import Cancelled, GrammarLensError
-from core.llm import add_review
+from tests.reviews import add_review
 from core.profile import (BatchSettings, build_profile, compare, estimate, list_jobs, load_reference_values, open_job,
                           resolve_feature_set, run_job, save_feature_list)
 from core.progress import Progress

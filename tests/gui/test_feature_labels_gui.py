@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core.catalog import load_catalog
+from core.llm.features import feature_of
 
 
 def test_profile_table_shows_catalog_labels_for_values_and_references(qapp, llm_project, llm_server, llm_settings,
@@ -16,7 +17,7 @@ def test_profile_table_shows_catalog_labels_for_values_and_references(qapp, llm_
     llm_server.add_rule("standard negation in the language", "1")
     llm_server.add_rule("strategies for forming polar questions", {"Interrogative intonation only": "1"})
     for fid in ("GB107", "116A*"):
-        assert classify(llm_project.project, fid, config="baseline", llm_settings=llm_settings).status == "ok"
+        assert classify(llm_project.project, feature_of(fid), config="baseline", llm_settings=llm_settings).status == "ok"
     entries = build_profile(llm_project.project)
     agreement = compare(entries, load_reference_values([shared_dir / "cldf"], "nucl1235"))
     model = ProfileTableModel()
