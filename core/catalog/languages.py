@@ -99,3 +99,48 @@ def search_languages(query: str = "", limit: int = 50) -> list[LanguageChoice]:
         scored.append((rank, k, LanguageChoice(name, code)))
     scored.sort(key=lambda t: (t[0], t[1]))
     return [c for _r, _k, c in scored[:limit]]
+
+
+@dataclass(frozen=True)
+class LanguagePlace:
+    """Where a language is spoken, as WALS and Grambank place it (for a sample's export and map)."""
+
+    name: str
+    glottocode: str
+    macroarea: str = ""
+    latitude: float | None = None
+    longitude: float | None = None
+
+
+@lru_cache(maxsize=1)
+def language_places() -> dict[str, LanguagePlace]:
+    """Glottocode -> its place, from the macroarea and coordinate columns of ``resources/languages.tsv``.
+
+    The name is the first of the table's names for that Glottocode (names are sorted); a language
+    the databases do not place has an empty macroarea and no coordinates.
+    """
+    out: dict[str, LanguagePlace] = {}
+    path = resources_dir() / "languages.tsv"
+    if not path.exists():
+        return out
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line or line.startswith("#") or "\t" not in line:
+            continue
+        cells = [c.strip() for c in line.split("\t")] + ["", "", ""]
+        name, code, area, lat, lon = cells[:5]
+        if code and code not in out:
+            out[code] = LanguagePlace(name, code, area, _coordinate(lat, 90.0), _coordinate(lon, 180.0))
+    return out
+
+
+def place_of(glottocode: str | None) -> LanguagePlace | None:
+    """The place of the language with ``glottocode`` (None when the bundled table does not know it)."""
+    return language_places().get(glottocode or "")
+
+
+def _coordinate(text: str, limit: float) -> float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if -limit <= value <= limit else None

@@ -1,0 +1,152 @@
+"""The whole sample as ONE CLDF StructureDataset, as Grambank and WALS release theirs.
+
+Built from the same pieces as a single project's export (:mod:`core.export.cldf`): which values
+are exported (decided and predicted values, the coder's "?" unless ``include_unknown`` is false;
+the model's "not enough information", unreadable answers and evidence-only features never),
+``Value``/``Code_ID`` as the databases write them, ``Source`` as ``bibkey[pages]``, ``Comment``
+saying who decided what, the parameter and code tables from the catalog, the staged write (the
+folder appears whole or not at all) and pycldf's validation.  What a sample adds:
+
+* ``LanguageTable``: one row per language (Glottocode as ID), with the project's language name,
+  and Macroarea, Latitude, Longitude from the bundled WALS/Grambank language table
+  (:func:`core.catalog.languages.place_of`); a language they do not place keeps empty cells.
+* ``ValueTable`` gets two columns of its own, ``Status`` (core's status words) and ``Coder``.
+* ``sources.bib`` holds one entry per grammar; two different grammars with the same key are told
+  apart by a suffix ("friesen2017", "friesen2017b").
+
+Projects without a Glottocode are exported under an ID made from their name; a second project of
+the same Glottocode (a second coder's file) is left out with a warning: compare coders with
+``compare``, export the resolved file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from core.sample.snapshot import SampleRead, Snapshot
+
+EXTRA_VALUE_COLUMNS = ("Status", "Coder")
+
+
+def export_sample_cldf(read: SampleRead, out_dir: str | Path, *, reviewed_only: bool = False,
+                       include_unknown: bool = True, overwrite: bool = False,
+                       on_warning: Callable[[str], None] | None = None) -> Path:
+    """Write and validate one CLDF dataset of the read sample (read with ``with_sources=True``); returns its metadata."""
+    from core.export.cldf import METADATA_NAME, _validate, warner
+    from core.export.staging import staged_folder
+    from core.output_paths import check_export_folder
+
+    out = Path(out_dir)
+    check_export_folder(out, "cldf", overwrite=overwrite)
+    warnings = list(read.warnings())
+    languages = read.by_language()
+    tables, bibtex = _tables(languages, reviewed_only=reviewed_only, include_unknown=include_unknown,
+                             warnings=warnings)
+    with staged_folder(out) as folder:
+        _write(folder, tables, bibtex, len(languages))
+        _validate(folder / METADATA_NAME)
+    warn = warner(on_warning)
+    for message in warnings:
+        warn(message)
+    return out / METADATA_NAME
+
+
+def _tables(languages: list[Snapshot], *, reviewed_only: bool, include_unknown: bool,
+            warnings: list[str]) -> tuple[dict[str, list[dict]], str]:
+    from core.catalog import load_catalog
+    from core.catalog.languages import place_of
+    from core.export.cldf import cldf_id, comment_of, language_id, source_of
+
+    catalog = load_catalog()
+    values: list[dict] = []
+    language_rows: list[dict] = []
+    parameters: dict[str, dict] = {}
+    codes: list[dict] = []
+    keys = _SourceKeys()
+    ids: set[str] = set()
+    for s in languages:
+        lid = _unique(language_id(s.label, s.glottocode), ids)
+        place = place_of(s.glottocode)
+        language_rows.append({"ID": lid, "Name": s.label, "Glottocode": s.glottocode,
+                              "Macroarea": place.macroarea if place and place.macroarea else None,
+                              "Latitude": place.latitude if place else None,
+                              "Longitude": place.longitude if place else None})
+        warnings.extend(f"{s.path.name}: {w}" for w in s.warnings)
+        key = keys.add(s.bibkey, s.bibtex)
+        seen: set[str] = set()
+        for e in s.entries:
+            if not (e.has_value or (include_unknown and e.is_unknown)) or (reviewed_only and not e.reviewed):
+                continue
+            pid = cldf_id(e.feature_id)
+            if pid in seen:
+                continue
+            seen.add(pid)
+            feature = catalog.get(e.feature_id) if e.feature_id in catalog else None
+            known = feature is not None and e.code in dict(feature.values)
+            values.append({
+                "ID": f"{lid}-{pid}", "Language_ID": lid, "Parameter_ID": pid, "Value": e.code,
+                "Code_ID": f"{pid}-{cldf_id(e.code)}" if known and not e.is_unknown else None,
+                "Comment": comment_of(e), "Source": [source_of(key, e)] if key else [],
+                "Status": e.status, "Coder": e.reviewer or None,
+            })
+            if pid not in parameters:
+                parameters[pid] = {"ID": pid, "Name": e.name or e.feature_id,
+                                   "Description": feature.definition if feature else ""}
+                if feature is not None:
+                    codes.extend({"ID": f"{pid}-{cldf_id(c)}", "Parameter_ID": pid, "Name": label}
+                                 for c, label in feature.values)
+    tables = {"ValueTable": values, "LanguageTable": language_rows, "ParameterTable": list(parameters.values()),
+              "CodeTable": codes}
+    return tables, keys.bibtex()
+
+
+def _unique(base: str, taken: set[str]) -> str:
+    candidate, n = base, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{base}_{n}"
+    taken.add(candidate)
+    return candidate
+
+
+class _SourceKeys:
+    """One BibTeX entry per grammar; the same key for two different entries gets a suffix."""
+
+    def __init__(self) -> None:
+        self.entries: dict[str, str] = {}
+
+    def add(self, key: str | None, bibtex: str | None) -> str | None:
+        if not key or not bibtex:
+            return None
+        text = bibtex.strip()
+        candidate, n = key, 1
+        while candidate in self.entries and self.entries[candidate] != text:
+            n += 1
+            candidate = f"{key}{chr(ord('a') + n - 1)}" if n <= 26 else f"{key}_{n}"
+            text = re.sub(r"(@\s*\w+\s*\{\s*)" + re.escape(key) + r"(\s*,)", rf"\g<1>{candidate}\g<2>",
+                          bibtex.strip(), count=1)
+        self.entries[candidate] = text
+        return candidate
+
+    def bibtex(self) -> str:
+        return "\n\n".join(self.entries.values()) + ("\n" if self.entries else "")
+
+
+def _write(folder: Path, tables: dict[str, list[dict]], bibtex: str, count: int) -> None:
+    import pycldf
+
+    ds = pycldf.StructureDataset.in_dir(folder)
+    ds.add_component("LanguageTable")
+    ds.add_component("ParameterTable")
+    ds.add_component("CodeTable")
+    ds.add_columns("ValueTable", *EXTRA_VALUE_COLUMNS)
+    if bibtex.strip():
+        ds.add_sources(bibtex)
+    ds.properties["dc:title"] = f"GrammarLens sample of {count} language{'s' if count != 1 else ''}"
+    ds.properties["dc:description"] = (
+        "Typological feature values read from descriptive grammars with GrammarLens, one project per language; "
+        "each value's Status and Coder say who decided it (coded by hand, accepted, overridden, unknown) or "
+        "that a model predicted it. Coordinates and macroareas: WALS Online and Grambank (CC-BY 4.0).")
+    ds.write(**tables)
