@@ -7,14 +7,16 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QColor
 
+from core.profile import entries as profile_entries
 from gui.profile.profile_summary import statuses_of
 
 COLUMNS = ("Feature", "Name", "Value", "Status", "Pages", "Database", "Agreement")
 FEATURE, NAME, VALUE, STATUS, PAGES, DATABASE, AGREEMENT = range(len(COLUMNS))
 _AGREEMENT_COLOURS = {"agree": QColor("#d8efd8"), "disagree": QColor("#f6d5d5")}
-_STATUS_COLOURS = {"coded": QColor("#1f4f8a"), "accepted": QColor("#1f6f2a"), "overridden": QColor("#8a4b00"),
-                   "unknown": QColor("#6a3d8a"), "not enough information": QColor("#666666"),
-                   "no value": QColor("#a01010")}
+# the statuses are core's (core.profile.entries); those without a colour are drawn in the table's own
+_STATUS_COLOURS = {profile_entries.CODED: QColor("#1f4f8a"), profile_entries.ACCEPTED: QColor("#1f6f2a"),
+                   profile_entries.OVERRIDDEN: QColor("#8a4b00"), profile_entries.UNKNOWN: QColor("#6a3d8a"),
+                   profile_entries.NOT_ENOUGH: QColor("#666666"), profile_entries.NO_VALUE: QColor("#a01010")}
 
 
 class ProfileTableModel(QAbstractTableModel):

@@ -10,36 +10,51 @@ in an :class:`gui.common.operations.Operation`, so a batch writing to the projec
 wait on the UI thread.  The status filter lists core's statuses with their counts, and the estimate
 quotes a price only for a hosted model that is set up (:mod:`gui.profile.profile_summary` words both).
 Batch file → Export writes the set's unanswered prompts as a JSONL file for the OpenAI Batch API
-or vLLM ``run_batch``, and Import stores the answers they wrote (:mod:`core.llm.batch_files`), in
-the background with the same progress bar and Cancel; :mod:`gui.profile.profile_batch_files` words the report.
+or vLLM ``run_batch``, and Import stores the answers they wrote, in the background with the same
+progress bar and Cancel (:mod:`gui.profile.batch_file_actions`); comparing with WALS/Grambank
+values, exporting and the BibTeX entry are :mod:`gui.profile.export_actions`'.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMenu,
-                               QMessageBox, QProgressBar, QPushButton, QTableView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
-from gui.common import file_dialogs
-from gui.profile import profile_backend as backend
-from gui.common.error_dialog import error_box
 from gui.common.operations import Operation, OperationRunner, replace
-from gui.profile.profile_batch_files import FILE_CANCEL_NOTES, Summary, report_box, summarise_import, summarise_write
+from gui.common.settings import AppSettings, llm_configured
+from gui.features.references import ReferenceSource
+from gui.profile import profile_backend as backend
+from gui.profile.batch_file_actions import BatchFileActions
+from gui.profile.export_actions import ExportActions
+from gui.profile.profile_batch_files import FILE_CANCEL_NOTES
 from gui.profile.profile_bibtex import BibtexDialog
 from gui.profile.profile_model import ProfileFilterModel, ProfileTableModel
 from gui.profile.profile_summary import NO_MODEL, estimate_text, status_choices, summary_line
-from gui.features.references import ReferenceSource
-from gui.common.settings import AppSettings, llm_configured
 
 CONFIRM_ABOVE_USD = 1.0
 BUILTIN_SETS = (("paper", "The paper's four (81A, 49A, GB107, polar questions)"), ("grambank", "All of Grambank"),
                 ("wals", "All of WALS"))
 
 
-class ProfileView(QWidget):
+class ProfileView(BatchFileActions, ExportActions, QWidget):
     """The language's profile with batch controls; works on a project path, never a shared connection."""
 
     featureActivated = Signal(str)  # the feature id to open in the main window
@@ -359,139 +374,6 @@ class ProfileView(QWidget):
             self.batchFinished.emit(state)
         else:
             refresh.finished(lambda: self.batchFinished.emit(state))
-
-    # ------------------------------------------------------------------ batch files
-    def export_batch_dialog(self) -> Operation | None:
-        """Ask where to write the chosen set's unanswered prompts, then write them in the background."""
-        if self.project_path is None or self.running:
-            return None
-        stem = "".join(c if c.isalnum() or c in "-_" else "-" for c in self.feature_set())[:40] or "features"
-        suggested = self.project_path.with_name(f"{self.project_path.stem}-{stem}-requests.jsonl")
-        path = file_dialogs.choose_batch_out(self, suggested)
-        return self.export_batch_file(path) if path else None
-
-    def import_results_dialog(self) -> Operation | None:
-        """Ask for a results file (OpenAI Batch API or vLLM run_batch output), then import it in the background."""
-        if self.project_path is None or self.running:
-            return None
-        path = file_dialogs.choose_batch_results(self, self.project_path.parent)
-        return self.import_batch_results(path) if path else None
-
-    def export_batch_file(self, out_path: Path) -> Operation | None:
-        """Write the chosen set's unanswered prompts to ``out_path``; ``batchFileFinished`` says when done."""
-        if self.project_path is None or self.running:
-            return None
-        path, feature_set, settings = self.project_path, self.feature_set(), self.settings()
-        return self._run_file_op(
-            lambda progress: backend.write_batch_file(path, feature_set, Path(out_path), settings, progress),
-            lambda report: summarise_write(report, feature_set), "written", "Writing the batch file")
-
-    def import_batch_results(self, results_path: Path) -> Operation | None:
-        """Import a results file into the project; ``batchFileFinished`` says when the table shows it."""
-        if self.project_path is None or self.running:
-            return None
-        path = self.project_path
-        return self._run_file_op(lambda progress: backend.import_batch_file(path, Path(results_path), progress),
-                                 summarise_import, "imported", "Importing the results")
-
-    def _run_file_op(self, job: Callable, summarise: Callable[[Any], Summary], kind: str, doing: str) -> Operation:
-        """Run a batch-file job with the dock's progress bar and Cancel, then report and refresh."""
-        self.last_error = self.last_result = None
-        outcome = {"state": "failed"}
-
-        def done(report: Any) -> None:
-            self.last_result, outcome["state"] = report, kind
-            summary = summarise(report)
-            self._note = summary.line + " "
-            self.report_box = report_box(self, summary)
-
-        def failed(exc: BaseException) -> None:
-            self.last_error = exc
-            self._note = f"{getattr(exc, 'message', exc)} "
-            self.report_box = error_box(self, "Batch file", exc)
-
-        def cancelled() -> None:
-            outcome["state"] = "cancelled"
-            self._note = FILE_CANCEL_NOTES[kind][1] + " "
-
-        def finished() -> None:
-            self.run_button.setEnabled(True)
-            self.batch_file_button.setEnabled(True)
-            self.cancel_button.setEnabled(False)
-            self.progress.setVisible(False)
-            self.estimate_label.setText(self._note)
-            self._estimate_key = None  # answered features changed: a Run asks for a fresh estimate
-            refresh = self.refresh()
-            if refresh is None:
-                self.batchFileFinished.emit(outcome["state"])
-            else:
-                refresh.finished(lambda: self.batchFileFinished.emit(outcome["state"]))
-
-        self._file_kind = kind
-        self.run_button.setEnabled(False)
-        self.batch_file_button.setEnabled(False)
-        self.cancel_button.setEnabled(True)
-        self.progress.setVisible(True)
-        self.progress.setMaximum(0)
-        self.estimate_label.setText(doing + "…")
-        self._file_op = (Operation(self.runner, job).success(done).failure(failed).cancelled(cancelled)
-                         .progress(self._file_progress).finished(finished).run_in_background())
-        return self._file_op
-
-    def _file_progress(self, done: int, total: int, message: str) -> None:
-        self.progress.setMaximum(max(total, 1))
-        self.progress.setValue(min(done, total))
-        self.progress.setFormat(f"%p% {message}")
-
-    # ------------------------------------------------------------------ agreement, export, BibTeX
-    def choose_reference_folder(self) -> None:
-        self.source.choose(self)
-
-    def set_reference_folder(self, folder: Path) -> Operation | None:
-        """Compare with the WALS/Grambank values in a CLDF folder (read in the background)."""
-        self.reference_folder = Path(folder)
-        if self._own_source:
-            self.source.project_path = self.project_path
-        return self.source.load(self.reference_folder)
-
-    def _references_loaded(self, refs: dict) -> None:
-        self.references = dict(refs) or None
-        folder = self.source.folder
-        self.reference_folder = folder if refs else self.reference_folder
-        self.reference_button.setText(f"Compare: {folder.name}" if refs and folder else "Compare with CLDF…")
-        self.reference_button.setToolTip(f"WALS/Grambank values read from {folder}" if refs and folder else
-                                         "Choose a WALS or Grambank CLDF folder (or their parent)")
-        if refs:
-            refresh = self.refresh()
-            if refresh is not None:
-                refresh.finished(self.referencesLoaded.emit)
-
-    def _references_failed(self, exc: BaseException) -> None:
-        self.last_error = exc
-        self.summary_label.setText(f"No comparison: {getattr(exc, 'message', exc)}")
-
-    def export_dialog(self, fmt: str) -> None:
-        if self.project_path is None:
-            return
-        folder = file_dialogs.choose_folder(self, f"Export the profile as {fmt.upper()} into…", self.project_path.parent)
-        if folder:
-            self.export_to(fmt, folder)
-
-    def export_to(self, fmt: str, folder: Path) -> Operation | None:
-        if self.project_path is None:
-            return None
-        path, refs = self.project_path, self.references
-        return (Operation(self.runner, lambda progress: backend.export(path, fmt, folder, refs, progress))
-                .success(lambda written: self.summary_label.setText(f"Exported {written}"))
-                .failure(lambda exc: self.summary_label.setText(f"Export failed: {getattr(exc, 'message', exc)}"))
-                .with_progress(f"Exporting {fmt.upper()}").run_in_background())
-
-    def edit_bibtex(self) -> BibtexDialog | None:
-        if self.project_path is None:
-            return None
-        self.bibtex_dialog = BibtexDialog(self.runner, self.project_path, self)
-        self.bibtex_dialog.open()
-        return self.bibtex_dialog
 
     def _row_activated(self, index) -> None:
         if index.isValid():

@@ -1,0 +1,87 @@
+"""The profile dock's comparison and export: WALS/Grambank values to agree with, CLDF/CSV/JSON files, BibTeX.
+
+Why a module of its own: comparing the profile with the databases' values (read from a CLDF folder
+by the window's :class:`gui.features.references.ReferenceSource`) and writing it out
+(:mod:`core.export` through :mod:`gui.profile.profile_backend`) are jobs of their own beside running
+batches.  :class:`ExportActions` is a part of :class:`gui.profile.profile_view.ProfileView` (a
+mixin): it uses the dock's widgets and signals.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import SignalInstance
+from PySide6.QtWidgets import QLabel, QPushButton
+
+from gui.common import file_dialogs
+from gui.common.operations import Operation, OperationRunner
+from gui.features.references import ReferenceSource
+from gui.profile import profile_backend as backend
+from gui.profile.profile_bibtex import BibtexDialog
+
+
+class ExportActions:
+    """Compare with CLDF…, Export and Edit the grammar's BibTeX… of the profile dock."""
+
+    # what the dock provides (see ProfileView)
+    referencesLoaded: SignalInstance
+    runner: OperationRunner
+    source: ReferenceSource
+    project_path: Path | None
+    references: dict | None
+    reference_folder: Path | None
+    last_error: BaseException | None
+    bibtex_dialog: BibtexDialog | None
+    reference_button: QPushButton
+    summary_label: QLabel
+    _own_source: bool
+
+    def choose_reference_folder(self) -> None:
+        self.source.choose(self)
+
+    def set_reference_folder(self, folder: Path) -> Operation | None:
+        """Compare with the WALS/Grambank values in a CLDF folder (read in the background)."""
+        self.reference_folder = Path(folder)
+        if self._own_source:
+            self.source.project_path = self.project_path
+        return self.source.load(self.reference_folder)
+
+    def _references_loaded(self, refs: dict) -> None:
+        self.references = dict(refs) or None
+        folder = self.source.folder
+        self.reference_folder = folder if refs else self.reference_folder
+        self.reference_button.setText(f"Compare: {folder.name}" if refs and folder else "Compare with CLDF…")
+        self.reference_button.setToolTip(f"WALS/Grambank values read from {folder}" if refs and folder else
+                                         "Choose a WALS or Grambank CLDF folder (or their parent)")
+        if refs:
+            refresh = self.refresh()
+            if refresh is not None:
+                refresh.finished(self.referencesLoaded.emit)
+
+    def _references_failed(self, exc: BaseException) -> None:
+        self.last_error = exc
+        self.summary_label.setText(f"No comparison: {getattr(exc, 'message', exc)}")
+
+    def export_dialog(self, fmt: str) -> None:
+        if self.project_path is None:
+            return
+        folder = file_dialogs.choose_folder(self, f"Export the profile as {fmt.upper()} into…", self.project_path.parent)
+        if folder:
+            self.export_to(fmt, folder)
+
+    def export_to(self, fmt: str, folder: Path) -> Operation | None:
+        if self.project_path is None:
+            return None
+        path, refs = self.project_path, self.references
+        return (Operation(self.runner, lambda progress: backend.export(path, fmt, folder, refs, progress))
+                .success(lambda written: self.summary_label.setText(f"Exported {written}"))
+                .failure(lambda exc: self.summary_label.setText(f"Export failed: {getattr(exc, 'message', exc)}"))
+                .with_progress(f"Exporting {fmt.upper()}").run_in_background())
+
+    def edit_bibtex(self) -> BibtexDialog | None:
+        if self.project_path is None:
+            return None
+        self.bibtex_dialog = BibtexDialog(self.runner, self.project_path, self)
+        self.bibtex_dialog.open()
+        return self.bibtex_dialog
