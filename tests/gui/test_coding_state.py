@@ -97,3 +97,65 @@ def test_the_plain_modules_import_no_qt() -> None:
             "sys.exit(any(m.startswith('PySide6') for m in sys.modules))")
     repo = Path(__file__).resolve().parents[2]
     assert subprocess.run([sys.executable, "-c", code], cwd=repo, timeout=60).returncode == 0
+
+
+class _Store:
+    """The three calls of a QSettings the pass memory makes, over a dict."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, object] = {}
+
+    def value(self, key: str, default: object = None) -> object:
+        return self.values.get(key, default)
+
+    def setValue(self, key: str, value: object) -> None:  # noqa: N802 - QSettings' name
+        self.values[key] = value
+
+    def remove(self, key: str) -> None:
+        self.values = {k: v for k, v in self.values.items() if not (k == key or k.startswith(key + "/"))}
+
+
+def test_the_pass_memory_lives_in_the_app_settings_under_the_projects_path() -> None:
+    from gui.coding.coding_state import forget_pass, recall_pass, remember_pass
+
+    store, project = _Store(), Path("/tmp/a/teshi.grammarlens")
+    remember_pass(store, project, PassMemory("wals", coding.UNCODED, "81A"))
+    remember_pass(store, project, PassMemory("wals", coding.UNCODED, ""))  # a feature outside the set: kept
+    assert recall_pass(store, project, ("paper", "wals")) == PassMemory("wals", coding.UNCODED, "81A")
+    assert recall_pass(store, Path("/tmp/b/teshi.grammarlens"), ("wals",)) is None  # another project
+    forget_pass(store, project)
+    assert store.values == {} and recall_pass(store, project, ("wals",)) is None
+
+
+def test_the_panel_view_is_built_from_the_project_and_the_model_answer(llm_project) -> None:
+    """What the coding panel shows, the feature list's marks, the model's code from a real Classification."""
+    from core.records.classifications import Classification, ValueRecord
+    from core.retrieval import Hit
+    from gui.coding.coding_state import coded_marks, coding_view, first_page, model_code, pin_menu_text
+
+    project, catalog = llm_project.project, load_catalog()
+    answer = Classification(None, "2026-03-01T10:00:00+00:00", "81A", "Order", "baseline", "Testish", "gpt-4o", "",
+                            [ValueRecord("81A", "1", "SOV")], "", "{}", "ok", None, [], [], "h", 1, 1, 1, None, 0.1,
+                            False, "json")
+    assert model_code(answer, "81A") == "1" and model_code(answer, "49A") is None and model_code(None, "81A") is None
+    assert coding_view(project, None, None).why_not.startswith("Pick a feature")
+    assert "coded as its 7 Grambank parts" in coding_view(project, catalog.get("116A*"), None).why_not
+    coding.code(project, "81A", "1", reviewer="Ana")
+    coding.code(project, "GB107", "?", reviewer="Ana")
+    view = coding_view(project, catalog.get("81A"), answer)
+    assert view.codable and view.current_code == "1" and view.model_code == "1" and view.can_undo
+    assert view.status.startswith("SOV · coded by Ana") and view.options[-1][0] == "?"
+    assert coded_marks(project) == {"81A": "✔", "GB107": "?"} and coded_marks(None) == {}
+
+    import dataclasses
+
+    from core.models import Rect
+    from core.store.repository import get_paragraphs
+
+    paragraph = get_paragraphs(project, [llm_project.paragraph_ids["word_order"]])[0]
+    assert pin_menu_text(paragraph, False, "81A") == f"Pin this paragraph (p. {paragraph.page_label}) to 81A"
+    assert pin_menu_text(paragraph, True, "81A") == f"Unpin this paragraph (p. {paragraph.page_label}) from 81A"
+    placed = dataclasses.replace(paragraph, rects=(Rect(12, 50, 300, 500, 340), Rect(11, 50, 700, 500, 780)))
+    hit = Hit(rank=1, score=1.0, paragraph=placed)
+    assert first_page([hit], placed.document_id) == 11  # a paragraph running over a page break opens on its first
+    assert first_page([hit], placed.document_id + 1) is None and first_page(None, 1) is None
