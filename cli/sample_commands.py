@@ -3,8 +3,9 @@
     sample status SAMPLE [--features SET] [--json]
     sample matrix SAMPLE [--features SET] [--out matrix.csv [--force]] [--json]
     sample export SAMPLE --format cldf --out DIR [--force] [--reviewed-only] [--no-unknown]
-    sample compare SAMPLE --reference FOLDER [--features SET] [--groups FILE] [--out disagreements.csv [--force]] [--json]
-    bench sample [--projects 100] [--work build/bench_sample] [--json]
+    sample compare SAMPLE --reference FOLDER [--features SET] [--groups FILE] [--out disagreements.csv [--force]]
+                   [--json]
+    bench sample [--projects 100] [--work build/bench_sample] [--demo-only] [--json]
 
 SAMPLE is a folder of projects (top level and one folder down), a text file listing project
 paths, or one project (see core/sample/members.py).  Every project is opened read-only; one that
@@ -71,6 +72,8 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
                    help="projects in the generated sample (default 100)")
     p.add_argument("--work", type=arg_types.path, default=Path("build") / "bench_sample",
                    help="folder for the ingested grammars and the sample, reused (default build/bench_sample)")
+    p.add_argument("--demo-only", action="store_true",
+                   help="make the sample from the demo grammar only (skips ingesting the seven shared grammars)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=_bench)
 
@@ -233,15 +236,16 @@ def _print_reference(result) -> None:
 
 
 def _table(header: list[str], rows: list[list[str]]) -> None:
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)] if rows else [len(h) for h in header]
+    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
     for row in [header, *rows]:
-        print("  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip())
+        print("  ".join(str(x).ljust(w) for x, w in zip(row, widths, strict=True)).rstrip())
 
 
 def _bench(args: argparse.Namespace) -> int:
     from bench.sample import run_bench
 
-    report = run_bench(args.work, projects=args.projects, log=lambda m: print(m, file=sys.stderr))
+    report = run_bench(args.work, projects=args.projects, shared=not args.demo_only,
+                       log=lambda m: print(m, file=sys.stderr))
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
     else:

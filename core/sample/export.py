@@ -33,7 +33,7 @@ EXTRA_VALUE_COLUMNS = ("Status", "Coder")
 def export_sample_cldf(read: SampleRead, out_dir: str | Path, *, reviewed_only: bool = False,
                        include_unknown: bool = True, overwrite: bool = False,
                        on_warning: Callable[[str], None] | None = None) -> Path:
-    """Write and validate one CLDF dataset of the read sample (read with ``with_sources=True``); returns its metadata."""
+    """Write and validate one CLDF dataset of a sample read ``with_sources=True``; returns its metadata path."""
     from core.export.cldf import METADATA_NAME, _validate, warner
     from core.export.staging import staged_folder
     from core.output_paths import check_export_folder

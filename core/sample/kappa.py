@@ -58,7 +58,7 @@ def cohen_kappa(a: Sequence[str | None], b: Sequence[str | None]) -> Kappa:
     """Cohen's kappa of two raters' labels for the same items (``a[i]`` and ``b[i]`` label item i)."""
     if len(a) != len(b):
         raise ValueError(f"the raters labelled different numbers of items ({len(a)} and {len(b)})")
-    pairs = [(str(x), str(y)) for x, y in zip(a, b) if x not in MISSING and y not in MISSING]
+    pairs = [(str(x), str(y)) for x, y in zip(a, b, strict=True) if x not in MISSING and y not in MISSING]
     return kappa_of_pairs(pairs, excluded=len(a) - len(pairs))
 
 

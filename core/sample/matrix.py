@@ -38,10 +38,12 @@ class SampleMatrix:
     problems: list = field(default_factory=list)
 
     def to_json(self) -> dict:
-        return {"features": self.feature_ids,
-                "languages": [{"language": s.label, "glottocode": s.glottocode, "project": str(s.path),
-                               "codes": dict(zip(self.feature_ids, c)), "statuses": dict(zip(self.feature_ids, st))}
-                              for s, c, st in zip(self.rows, self.codes, self.statuses)],
+        languages = []
+        for s, codes, statuses in zip(self.rows, self.codes, self.statuses, strict=True):
+            languages.append({"language": s.label, "glottocode": s.glottocode, "project": str(s.path),
+                              "codes": dict(zip(self.feature_ids, codes, strict=True)),
+                              "statuses": dict(zip(self.feature_ids, statuses, strict=True))})
+        return {"features": self.feature_ids, "languages": languages,
                 "problems": [p.to_json() for p in self.problems]}
 
 
@@ -76,7 +78,7 @@ def matrix_csv(matrix: SampleMatrix, *, statuses: bool = False) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow([*ROW_COLUMNS, *matrix.feature_ids])
     cells = matrix.statuses if statuses else matrix.codes
-    for s, row in zip(matrix.rows, cells):
+    for s, row in zip(matrix.rows, cells, strict=True):
         writer.writerow([s.label, s.glottocode or "", str(s.path), *row])
     return buffer.getvalue()
 
@@ -101,4 +103,5 @@ def write_whole(path: Path, text: str) -> None:
         os.replace(partial, path)
     except OSError as exc:
         partial.unlink(missing_ok=True)
-        raise GrammarLensError(f"Cannot write {path}: {exc.strerror or exc}.", "Choose another file or folder.") from exc
+        raise GrammarLensError(f"Cannot write {path}: {exc.strerror or exc}.",
+                               "Choose another file or folder.") from exc

@@ -80,7 +80,7 @@ def sample_status(read: SampleRead, feature_ids: list[str] | None = None) -> Sam
 def language_status(snapshot: Snapshot, feature_ids: list[str]) -> LanguageStatus:
     """Counts per status of one project; ``uncoded`` counts the features of ``feature_ids`` nobody decided."""
     wanted = set(feature_ids)
-    counts = Counter({c: 0 for c in COLUMNS})
+    counts = Counter(dict.fromkeys(COLUMNS, 0))
     decided: set[str] = set()
     for e in snapshot.entries:
         if e.status in DECIDED:
