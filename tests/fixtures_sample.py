@@ -16,8 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures_shared import GRAMMARS, grammar_rows
-
 SAMPLE_FEATURES = ("GB107", "GB257", "GB260", "GB262", "GB263", "GB264", "GB286", "GB291")
 
 
@@ -36,6 +34,7 @@ def seven_grammar_projects(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder with one project per shared grammar (language and Glottocode set, some values coded)."""
     from core.ingest import ingest
     from core.store import open_project
+    from tests.fixtures_shared import GRAMMARS, grammar_rows  # here, not at import: pytest loads it as a plugin
 
     rows = grammar_rows()
     if len(rows) < 7:
