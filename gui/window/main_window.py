@@ -28,7 +28,7 @@ from gui.features.evidence_panel import EvidencePanel
 from gui.features.feature_controller import FeatureController
 from gui.features.features_panel import FeaturesPanel
 from gui.project.language_line import LanguageLine
-from gui.window.menus import add_toolbar, fill_menu_bar, make_action, recent_menu
+from gui.window.menus import add_toolbar, fill_menu_bar, make_action, recent_menu, sample_actions
 from gui.window.offline_banner import OfflineBanner
 from gui.project.open_grammar import pdf_start, project_start
 from gui.common.operations import Operation, OperationRunner
@@ -39,8 +39,6 @@ from gui.profile.profile_view import ProfileView
 from gui.project.project_controller import ProjectController
 from gui.features.references import ReferenceSource, connect_references
 from gui.project.restore_dialog import restore_action
-from gui.sample.disagreements import open_disagreement_queue
-from gui.sample.window import open_sample_folder
 from gui.common.settings import AppSettings, llm_configured, load_settings, save_settings
 from gui.common.settings_dialog import SettingsDialog
 from gui.window.task_bar import TaskBar
@@ -166,19 +164,14 @@ class MainWindow(QMainWindow):
         self.act_about = act("&About GrammarLens", None, lambda: show_about(self),
                              "Version, method and data credits (WALS, Grambank)")
         self.act_restore = restore_action(self, self.projects)  # Project → Restore from backup…
-        self.act_sample = act("Open &sample folder…", None, lambda: open_sample_folder(self),
-                              "A folder of projects: heatmap, map and agreement of the sample (issue 22)")
-        self.act_compare = act("&Compare with another coder's file…", None, lambda: open_disagreement_queue(self),
-                               "The disagreements between this project and a second coder's, resolved one by one")
         self.recent_menu = recent_menu(self, lambda menu: ask.fill_recent_menu(menu, self.store, self.open_project))
         fill_menu_bar(self, (
             ("&Project", (self.act_open_pdf, self.act_open, self.recent_menu, self.act_new, None, self.act_add,
-                          self.act_language, None, self.act_sample, self.act_compare, None, self.act_restore, None,
-                          self.act_settings, None, self.act_quit)),
+                          self.act_language, None, self.act_restore, None, self.act_settings, None, self.act_quit)),
             ("&View", (self.act_find_feature, self.act_search, self.act_next_hit, self.act_prev_hit,
                        self.act_goto, self.act_zoom_in, self.act_zoom_out, self.act_fit)),
             ("&Feature", (self.act_classify, self.act_accept, self.act_note, self.act_pass, self.act_profile)),
-            ("&Help", (self.act_about,))))
+            ("&Sample", sample_actions(self)), ("&Help", (self.act_about,))))
         add_toolbar(self, (self.act_open_pdf, self.act_open, None, self.pdf_toolbar, None, self.act_settings))
 
     def _connect(self) -> None:
