@@ -278,3 +278,24 @@ def show_sample_window(folder: str | Path, *, reference: str | Path | None = Non
     window.show()
     window.load(folder, reference)
     return window
+
+
+def open_sample_folder(window, folder: str | Path | None = None) -> SampleWindow | None:
+    """Project → Open sample folder…: a Sample window over the main ``window``; a click opens that project there."""
+    folder = folder or file_dialogs.choose_folder(window, "Open a sample: the folder of its project files")
+    if folder is None:
+        return None
+    sample = show_sample_window(folder, reference=window.references.folder, runner=window.runner, parent=window)
+
+    def open_at(path: str, feature_id: str) -> None:
+        current = window.state.project_path
+        if current is not None and Path(current).resolve() == Path(path).resolve():
+            window.select_feature(feature_id)
+        else:
+            window.open_project(path, feature_id)
+        window.raise_()
+        window.activateWindow()
+
+    sample.cellActivated.connect(open_at)
+    window.sample_window = sample
+    return sample
