@@ -130,6 +130,9 @@ def read_projects(paths: Iterable[Path], *, with_sources: bool = False, on_progr
             snapshots.append(read_project(path, with_sources=with_sources))
         except GrammarLensError as exc:
             problems.append(MemberProblem(path, exc.message, exc.hint))
+        except OSError as exc:  # a listed name the file system refuses (too long, a loop of links...)
+            problems.append(MemberProblem(path, f"Cannot open {path}: {exc.strerror or exc}.",
+                                          "Check the path in the sample's list."))
         if on_progress is not None:
             on_progress(i + 1, len(paths), path)
     return SampleRead(snapshots, problems)
