@@ -73,7 +73,8 @@ class SampleWindow(QMainWindow):
                  parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         keep_none_alive()
-        self.runner = runner or OperationRunner(parent=self)
+        # its own runner has no Qt parent: a result queued while the window is deleted still finds it alive
+        self.runner = runner or OperationRunner()
         self.store = store
         self.folder: Path | None = None
         self.reference: Path | None = None
