@@ -89,7 +89,7 @@ def _ingest(args: argparse.Namespace) -> int:
     )
     if glottocode.note and language is not None and language.glottocode == glottocode.code:
         print(f"note: {glottocode.note}", file=sys.stderr)
-    if is_unsure(language) or not language.glottocode:
+    if language is None or is_unsure(language) or not language.glottocode:
         print(_unidentified(args.project, language))
     return 0
 

@@ -87,7 +87,7 @@ def _agreement(project, entries, folders: list[Path]):
     from core.store.repository import get_language
 
     language = get_language(project)
-    refs = load_reference_values(folders, language.glottocode if language else "")
+    refs = load_reference_values(folders, (language.glottocode if language else None) or "")
     return compare(entries, refs)
 
 
@@ -129,8 +129,8 @@ def _profile(args: argparse.Namespace) -> int:
         for fid, message in result.failed.items():
             print(f"warning: {fid} failed: {message}", file=sys.stderr)
     with open_project(args.file, readonly=True) as project:
-        ids = resolve_feature_set(project, args.features) if args.features else None
-        entries = build_profile(project, ids)
+        chosen = resolve_feature_set(project, args.features) if args.features else None
+        entries = build_profile(project, chosen)
         agreement = _agreement(project, entries, args.cldf)
     if args.json:
         out.update(profile=[e.to_json() for e in entries], agreement=agreement.to_json() if agreement else None)
@@ -202,10 +202,10 @@ def _feature_list(args: argparse.Namespace) -> int:
             print(f"saved {args.name}: {', '.join(ids)}")
             return 0
         if args.name:
-            ids = get_feature_list(project, args.name)
-            if ids is None:
+            saved = get_feature_list(project, args.name)
+            if saved is None:
                 raise GrammarLensError(f"No feature list {args.name!r}.", "Save one with --ids 81A,GB107.")
-            print(", ".join(ids))
+            print(", ".join(saved))
             return 0
         for name, ids in list_feature_lists(project).items():
             print(f"{name}: {', '.join(ids)}")

@@ -31,7 +31,7 @@ class GlottocodeCheck(NamedTuple):
 
 def is_glottocode(code: str | None) -> bool:
     """True when ``code`` has the Glottocode format (nothing else is checked)."""
-    return bool(code) and GLOTTOCODE.match(code) is not None
+    return code is not None and GLOTTOCODE.match(code) is not None
 
 
 @lru_cache(maxsize=1)

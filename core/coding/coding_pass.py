@@ -47,7 +47,7 @@ class FeatureState:
     @property
     def effective_code(self) -> str | None:
         """The value that counts: the coder's, else the model's."""
-        if self.coded:
+        if self.decision is not None and self.decision.has_value:
             return self.decision.code
         return self.model_code
 
@@ -212,7 +212,7 @@ def undo_act(project: ProjectDatabase, act: Sequence[Decision], *, reviewer: str
         for row in act:
             rows = store.active_decisions(project, row.feature_id)
             latest[row.feature_id] = rows[-1] if rows else None
-        stale = [row for row in act if latest[row.feature_id] is None or latest[row.feature_id].id != row.id]
+        stale = [row for row in act if (last := latest[row.feature_id]) is None or last.id != row.id]
         if stale:
             cancelled = {r.undoes for fid in latest for r in store.feature_history(project, fid)
                          if r.undoes is not None}

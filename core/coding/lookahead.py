@@ -23,6 +23,7 @@ from core.store.repository import get_paragraphs
 
 if TYPE_CHECKING:
     from core.retrieval.pipeline import Hit
+    from core.retrieval.settings import RetrievalSettings
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ class Prefetched:
 class EvidenceCache:
     """Feature id -> retrieved hits, for one project and one set of retrieval settings; thread-safe."""
 
-    settings: object  # core.retrieval.RetrievalSettings
+    settings: RetrievalSettings
     _items: dict[str, Prefetched] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 

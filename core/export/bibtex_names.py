@@ -90,8 +90,9 @@ def author_field(raw: str) -> str:
         part = _LEADING_SEPARATOR.sub("", part.strip(" ,")).strip(" ,")
         if part:
             names.extend(_comma_names(part))
-    formatted = [_format_name(n, groups) for n in names]
-    if not formatted or any(f is None for f in formatted):
+    maybe = [_format_name(n, groups) for n in names]
+    formatted = [f for f in maybe if f is not None]
+    if not formatted or len(formatted) < len(maybe):
         formatted = [_corporate(text)]
     return " and ".join(formatted + (["others"] if others else []))
 

@@ -35,18 +35,13 @@ def page_ranges(labels: list[str]) -> str:
     """Printed page labels as a compact list: arabic pages sorted and joined into ranges, others kept."""
     numbers = sorted({int(x) for x in labels if x.isdigit()})
     others = list(dict.fromkeys(x for x in labels if not x.isdigit()))
-    parts: list[str] = []
-    start = prev = None
+    runs: list[list[int]] = []  # [first, last] of each run of consecutive pages
     for n in numbers:
-        if start is None:
-            start = prev = n
-        elif n == prev + 1:
-            prev = n
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
         else:
-            parts.append(f"{start}-{prev}" if prev != start else str(start))
-            start = prev = n
-    if start is not None:
-        parts.append(f"{start}-{prev}" if prev != start else str(start))
+            runs.append([n, n])
+    parts = [f"{first}-{last}" if last != first else str(first) for first, last in runs]
     return ", ".join(others + parts)
 
 
@@ -171,7 +166,7 @@ def _tables(rows: list[ProfileEntry], name: str, glottocode: str | None, key: st
                             "so it is exported without a Code_ID.")
         values[vid] = {
             "ID": vid, "Language_ID": lid, "Parameter_ID": pid, "Value": e.code,
-            "Code_ID": f"{pid}-{cldf_id(e.code)}" if known and not e.is_unknown else None,
+            "Code_ID": f"{pid}-{cldf_id(e.code)}" if known and e.code is not None and not e.is_unknown else None,
             "Comment": comment_of(e), "Source": [source_of(key, e)] if key else [],
         }
         if pid not in parameters:

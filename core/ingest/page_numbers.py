@@ -62,10 +62,11 @@ def labels_from_furniture(candidates: list[list[str]]) -> list[PageLabel]:
     roman = _choose(candidates, n, roman=True)
     labels: list[PageLabel | None] = [None] * n
     for i in range(n):
-        if arabic[i] is not None:
-            labels[i] = PageLabel(str(arabic[i] + i + 1), LabelSource.RUNNING_HEADS, True)
-        elif roman[i] is not None:
-            labels[i] = PageLabel(int_to_roman(roman[i] + i + 1), LabelSource.RUNNING_HEADS, True)
+        arabic_offset, roman_offset = arabic[i], roman[i]
+        if arabic_offset is not None:
+            labels[i] = PageLabel(str(arabic_offset + i + 1), LabelSource.RUNNING_HEADS, True)
+        elif roman_offset is not None:
+            labels[i] = PageLabel(int_to_roman(roman_offset + i + 1), LabelSource.RUNNING_HEADS, True)
     _fill(labels, arabic, lambda off, i: str(off + i + 1))
     _fill(labels, roman, lambda off, i: int_to_roman(off + i + 1) if off + i + 1 > 0 else "")
     return [lab if lab is not None and lab.label else PageLabel(str(i + 1), LabelSource.PDF_PAGE, False)

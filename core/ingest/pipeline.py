@@ -249,7 +249,7 @@ def document_margins(rows_by_page: list[list[Row]], body_size: float) -> dict[Ma
                 key = (parity, r.column)
                 starts[key][round(r.x0)] += 1
                 ends[key][round(r.x1)] += 1
-    margins = {}
+    margins: dict[MarginKey, tuple[float, float]] = {}
     for key, counts in starts.items():
         top = counts.most_common(1)[0][1]
         # the left-most start that many rows share (reference lists, where indented lines

@@ -26,7 +26,9 @@ class Scores:
 def per_class_f1(gold: Sequence[str], pred: Sequence[str]) -> dict[str, tuple[float, int]]:
     """label -> (F1, support in gold) over every label seen in either list."""
     labels = sorted(set(gold) | set(pred))
-    tp, fp, fn = Counter(), Counter(), Counter()
+    tp: Counter[str] = Counter()
+    fp: Counter[str] = Counter()
+    fn: Counter[str] = Counter()
     for g, p in zip(gold, pred):
         if g == p:
             tp[g] += 1

@@ -379,7 +379,9 @@ def _numbers_of(text: str) -> list[int]:
 
 
 def _clean_numbers(numbers: list[int], count: int) -> tuple[list[int], list[int]]:
-    good, bad, seen = [], [], set()
+    good: list[int] = []
+    bad: list[int] = []
+    seen: set[int] = set()
     for n in numbers:
         if n in seen:
             continue

@@ -105,9 +105,9 @@ def resolve_api_key(settings: LlmSettings, *, session_key: str | None = None,
         try:
             import keyring
 
-            value = keyring.get_password(KEYRING_SERVICE, settings.keyring_user)
+            saved = keyring.get_password(KEYRING_SERVICE, settings.keyring_user)
         except Exception:  # noqa: BLE001 - any keyring backend problem means "no key there"
-            value = None
-        if value:
-            return value.strip()
+            saved = None
+        if saved:
+            return saved.strip()
     return None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Sequence
 
 from core.errors import GrammarLensError
 from core.profile.entries import ProfileEntry
@@ -68,7 +69,7 @@ def _code_of(code_id: str, feature_id: str, value: str) -> str | None:
     return value or None
 
 
-def load_reference_values(folders: list[str | Path], glottocode: str) -> dict[str, ReferenceValue]:
+def load_reference_values(folders: Sequence[str | Path], glottocode: str) -> dict[str, ReferenceValue]:
     """Every database value for the language with ``glottocode`` in the given CLDF folders.
 
     A folder may hold a full CLDF StructureDataset (``values.csv`` + metadata) or only the

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field
 
 from core.records.decisions import Decision
 from core.llm import NOT_ENOUGH_INFORMATION, list_classifications
-from core.records.classifications import Classification
+from core.records.classifications import Classification, ValueRecord
 from core.store.decisions import current_decisions
 from core.store.database import ProjectDatabase
 from core.store.repository import get_paragraphs
@@ -121,9 +121,7 @@ def _entries_of(project: ProjectDatabase, c: Classification, catalog,
     cited = [e for e in c.evidence if e.cited]
     pages = list(dict.fromkeys(e.page_label for e in cited if e.page_label))
     paragraphs = [e.paragraph_id for e in cited if e.paragraph_id is not None]
-    values = c.values or []
-    if not values:  # unreadable answer: one row saying so
-        values = [None]
+    values: list[ValueRecord | None] = list(c.values) or [None]  # an unreadable answer: one row saying so
     out = []
     for v in values:
         fid = v.feature_id if v is not None else c.feature_id

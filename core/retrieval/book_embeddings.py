@@ -99,7 +99,7 @@ def _key(settings: RetrievalSettings) -> str:
 
 def needs_book_embeddings(settings: RetrievalSettings) -> bool:
     """True when retrieval with ``settings`` uses stored paragraph vectors (a bi-encoder re-ranks)."""
-    return bool(settings.reranker) and settings.ranking != "bm25" \
+    return settings.reranker is not None and settings.reranker != "" and settings.ranking != "bm25" \
         and model_kind(settings.reranker, settings.reranker_kind) == "bi"
 
 
@@ -143,6 +143,7 @@ def embed_book(project: ProjectDatabase, settings: RetrievalSettings, progress: 
     total = len(paragraphs)
     if not needs_book_embeddings(settings):  # no model, or a cross-encoder: no paragraph vectors to store
         return EmbedRun(settings.reranker or "", 0, 0, total, time.perf_counter() - started, 0)
+    model_name = settings.reranker or ""  # never empty here: needs_book_embeddings asked for a model
     key = _key(settings)
     todo = pending_paragraphs(project, key, paragraphs)
     if todo and project.readonly:
@@ -153,7 +154,7 @@ def embed_book(project: ProjectDatabase, settings: RetrievalSettings, progress: 
         progress.step(total, total, "paragraphs embedded")
         return EmbedRun(key, 0, 0, total, time.perf_counter() - started, 0)
     if model is None:
-        model = load_model(settings.reranker, kind=settings.reranker_kind, device=settings.device)
+        model = load_model(model_name, kind=settings.reranker_kind, device=settings.device)
     before = total - len(todo)
     done = batches = 0
     for batch in plan_batches([text for _, text, _ in todo], token_budget):

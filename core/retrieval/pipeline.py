@@ -87,11 +87,11 @@ class ProjectIndex:
     stamp: tuple
     paragraphs: list[Paragraph]
     index: BM25Index
-    phrases: PhraseIndexSource | None = None  # vocabulary phrase index, built on first widened query
+    phrases: PhraseIndexSource = field(init=False)  # vocabulary phrase index, built on first widened query
 
     def __post_init__(self) -> None:
-        if self.phrases is None:  # no reference back to self: a dropped index is freed at once, without the collector
-            self.phrases = PhraseIndexSource(functools.partial(_vocabulary_texts, self.paragraphs))
+        # no reference back to self: a dropped index is freed at once, without the collector
+        self.phrases = PhraseIndexSource(functools.partial(_vocabulary_texts, self.paragraphs))
 
 
 def _vocabulary_texts(paragraphs: list[Paragraph]) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
 
 from core.retrieval.budget import DEFAULT_BUDGET_TOKENS
 from core.retrieval.dense import reranker_installed
@@ -63,7 +64,8 @@ class RetrievalSettings:
     def instruction_text(self) -> str:
         return INSTRUCTIONS.get(self.instruction, self.instruction)
 
-    def with_(self, **changes: object) -> "RetrievalSettings":
+    def with_(self, **changes: Any) -> "RetrievalSettings":
+        """A copy with ``changes`` (field names as keywords; dataclasses.replace checks them)."""
         return replace(self, **changes)
 
     def to_json(self) -> str:

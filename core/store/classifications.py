@@ -11,7 +11,7 @@ import json
 from typing import Sequence
 
 from core.records.classifications import Classification, Evidence, Flag, ValueRecord
-from core.store.database import ProjectDatabase
+from core.store.database import ProjectDatabase, inserted_id
 
 _COLUMNS = ("id, created_at, feature_id, feature_name, config, language, model, base_url, reasoning, raw_answer, "
             "status, problem, flags, prompt_hash, prompt_tokens, completion_tokens, evidence_tokens, cost_usd, "
@@ -35,7 +35,7 @@ def save_classification(project: ProjectDatabase, c: Classification, llm_setting
              json.dumps([f.__dict__ for f in c.flags]), c.evidence_note, c.prompt_tokens, c.completion_tokens,
              c.evidence_tokens, c.cost_usd, c.seconds, int(c.cached)),
         )
-        cid = int(cur.lastrowid)
+        cid = inserted_id(cur)
         project.conn.executemany(
             "INSERT INTO classification_values (classification_id, feature_id, code, label) VALUES (?,?,?,?)",
             [(cid, v.feature_id, v.code, v.label) for v in c.values],

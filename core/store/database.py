@@ -121,6 +121,14 @@ class ProjectDatabase:
                 "Nothing was written. Close the project and open it again; restore a backup if work is missing.")
 
 
+def inserted_id(cursor: sqlite3.Cursor) -> int:
+    """The rowid of the row an INSERT through ``cursor`` just stored (SQLite always sets it for one)."""
+    rowid = cursor.lastrowid
+    if rowid is None:
+        raise RuntimeError("no row was inserted")
+    return rowid
+
+
 def read_only_error(path: Path) -> ProjectError:
     return ProjectError(f"Project file {path} is read-only.",
                         "Nothing was written. Copy it somewhere writable (or change its permissions) to change it.")

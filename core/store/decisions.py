@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from core.records.decisions import Decision, NewDecision, Pin
-from core.store.database import ProjectDatabase
+from core.store.database import ProjectDatabase, inserted_id
 
 _COLUMNS = ("id, feature_id, parent_id, action, status, code, label, note, reviewer, created_at, classification_id, "
             "undoes, batch")
@@ -27,7 +27,7 @@ def insert_decisions(project: ProjectDatabase, rows: Sequence[NewDecision]) -> l
                 "created_at, classification_id, undoes, batch) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 (r.feature_id, r.parent_id, r.action, r.status, r.code, r.label, r.note, r.reviewer, r.created_at,
                  r.classification_id, r.undoes, batch))
-            did = int(cur.lastrowid)
+            did = inserted_id(cur)
             project.conn.executemany(
                 "INSERT INTO decision_pins (decision_id, seq, paragraph_id, document_id, page_label) "
                 "VALUES (?,?,?,?,?)",

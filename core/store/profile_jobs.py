@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from core.store.database import ProjectDatabase
+from core.store.database import ProjectDatabase, inserted_id
 from core.timestamps import now_iso
 
 
@@ -52,7 +52,7 @@ def insert_job(project: ProjectDatabase, *, feature_set: str, job_key: str, mode
             "mark_classification_id, mark_retrieval_run_id) VALUES (?,?,?,?,?,?,?,?,?)",
             (now, now, feature_set, job_key, mode, json.dumps(settings, sort_keys=True), "pending",
              mark_classification_id, mark_retrieval_run_id))
-        job_id = int(cur.lastrowid)
+        job_id = inserted_id(cur)
         project.conn.executemany(
             "INSERT INTO profile_job_items (job_id, seq, feature_id, state, updated_at) VALUES (?,?,?,?,?)",
             [(job_id, i, f, "pending", now) for i, f in enumerate(feature_ids)])

@@ -13,7 +13,7 @@ import json
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from core.models import Document, LabelSource, Language, Paragraph, ParagraphKind, Rect
-from core.store.database import ProjectDatabase
+from core.store.database import ProjectDatabase, inserted_id
 from core.timestamps import now_iso
 
 if TYPE_CHECKING:
@@ -171,7 +171,7 @@ def insert_document(
             (sha256, file_name, path, title, page_count, label_source.value, pdf_page_of_printed_1, bibtex,
              now_iso(), seconds),
         )
-        document_id = int(cur.lastrowid)
+        document_id = inserted_id(cur)
         project.conn.executemany(
             "INSERT INTO pages (document_id, pdf_page, page_label, label_source, width, height, chars) "
             "VALUES (?,?,?,?,?,?,?)",

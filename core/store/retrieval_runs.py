@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from core.store.database import ProjectDatabase
+from core.store.database import ProjectDatabase, inserted_id
 from core.timestamps import now_iso
 
 
@@ -46,7 +46,7 @@ def insert_run(project: ProjectDatabase, feature_id: str, settings_json: str, hi
             "INSERT INTO retrieval_runs (feature_id, settings, query, created_at, seconds) VALUES (?,?,?,?,?)",
             (feature_id, settings_json, query, now_iso(), seconds),
         )
-        run_id = int(cur.lastrowid)
+        run_id = inserted_id(cur)
         project.conn.executemany(
             "INSERT INTO retrieval_hits (run_id, rank, paragraph_id, score, signals) VALUES (?,?,?,?,?)",
             [(run_id, h.rank, h.paragraph_id, h.score, json.dumps(h.signals, sort_keys=True)) for h in hits],

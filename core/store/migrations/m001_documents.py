@@ -6,13 +6,13 @@ import sqlite_utils
 
 
 def migrate(db: sqlite_utils.Database) -> None:
-    db["meta"].create({"key": str, "value": str}, pk="key")
-    db["language"].create(
+    db.table("meta").create({"key": str, "value": str}, pk="key")
+    db.table("language").create(
         {"id": int, "name": str, "glottocode": str, "source": str},
         pk="id",
         not_null={"name", "source"},
     )
-    db["documents"].create(
+    db.table("documents").create(
         {
             "id": int,
             "sha256": str,
@@ -29,8 +29,8 @@ def migrate(db: sqlite_utils.Database) -> None:
         pk="id",
         not_null={"sha256", "file_name", "page_count", "label_source"},
     )
-    db["documents"].create_index(["sha256"], unique=True)
-    db["pages"].create(
+    db.table("documents").create_index(["sha256"], unique=True)
+    db.table("pages").create(
         {
             "document_id": int,
             "pdf_page": int,
@@ -44,7 +44,7 @@ def migrate(db: sqlite_utils.Database) -> None:
         foreign_keys=[("document_id", "documents", "id")],
         not_null={"page_label", "label_source"},
     )
-    db["paragraphs"].create(
+    db.table("paragraphs").create(
         {
             "id": int,
             "document_id": int,
@@ -62,9 +62,9 @@ def migrate(db: sqlite_utils.Database) -> None:
         foreign_keys=[("document_id", "documents", "id")],
         not_null={"document_id", "seq", "pdf_page", "page_label", "kind", "text", "rects"},
     )
-    db["paragraphs"].create_index(["document_id", "seq"], unique=True)
-    db["paragraphs"].create_index(["document_id", "pdf_page"])
-    db["paragraphs"].enable_fts(["text", "section"], fts_version="FTS5", create_triggers=True, tokenize="unicode61 remove_diacritics 2")
+    db.table("paragraphs").create_index(["document_id", "seq"], unique=True)
+    db.table("paragraphs").create_index(["document_id", "pdf_page"])
+    db.table("paragraphs").enable_fts(["text", "section"], fts_version="FTS5", create_triggers=True, tokenize="unicode61 remove_diacritics 2")
     # Updates and deletes stay in sync through triggers; inserts come a whole document at a time,
     # and one INSERT ... SELECT into the index (repository.insert_document) is several times
     # faster than a trigger firing per row.

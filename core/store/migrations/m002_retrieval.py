@@ -12,13 +12,13 @@ import sqlite_utils
 
 
 def migrate(db: sqlite_utils.Database) -> None:
-    db["embeddings"].create(
+    db.table("embeddings").create(
         {"paragraph_id": int, "model": str, "text_hash": str, "dim": int, "vector": bytes},
         pk=("paragraph_id", "model"),
         foreign_keys=[("paragraph_id", "paragraphs", "id")],
         not_null={"text_hash", "dim", "vector"},
     )
-    db["retrieval_runs"].create(
+    db.table("retrieval_runs").create(
         {
             "id": int,
             "feature_id": str,
@@ -30,11 +30,11 @@ def migrate(db: sqlite_utils.Database) -> None:
         pk="id",
         not_null={"feature_id", "settings", "created_at"},
     )
-    db["retrieval_hits"].create(
+    db.table("retrieval_hits").create(
         {"run_id": int, "rank": int, "paragraph_id": int, "score": float, "signals": str},
         pk=("run_id", "rank"),
         foreign_keys=[("run_id", "retrieval_runs", "id"), ("paragraph_id", "paragraphs", "id")],
         not_null={"paragraph_id", "score", "signals"},
     )
-    db["retrieval_hits"].create_index(["paragraph_id"])
-    db["retrieval_runs"].create_index(["feature_id"])
+    db.table("retrieval_hits").create_index(["paragraph_id"])
+    db.table("retrieval_runs").create_index(["feature_id"])

@@ -13,7 +13,7 @@ import sqlite_utils
 
 
 def migrate(db: sqlite_utils.Database) -> None:
-    db["classifications"].create(
+    db.table("classifications").create(
         {
             "id": int,
             "created_at": str,
@@ -44,30 +44,30 @@ def migrate(db: sqlite_utils.Database) -> None:
         pk="id",
         not_null={"created_at", "feature_id", "config", "model", "prompt_hash", "status"},
     )
-    db["classifications"].create_index(["feature_id", "created_at"])
-    db["classification_values"].create(
+    db.table("classifications").create_index(["feature_id", "created_at"])
+    db.table("classification_values").create(
         {"classification_id": int, "feature_id": str, "code": str, "label": str},
         pk=("classification_id", "feature_id"),
         foreign_keys=[("classification_id", "classifications", "id")],
         not_null={"label"},
     )
-    db["classification_evidence"].create(
+    db.table("classification_evidence").create(
         {"classification_id": int, "paragraph_id": int, "rank": int, "prompt_number": int, "score": float,
          "page_label": str, "cited": int},
         pk=("classification_id", "prompt_number"),
         foreign_keys=[("classification_id", "classifications", "id"), ("paragraph_id", "paragraphs", "id")],
         not_null={"rank", "cited"},
     )
-    db["classification_evidence"].create_index(["paragraph_id"])
-    db["reviews"].create(
+    db.table("classification_evidence").create_index(["paragraph_id"])
+    db.table("reviews").create(
         {"id": int, "classification_id": int, "created_at": str, "reviewer": str, "action": str,
          "feature_id": str, "code": str, "label": str, "note": str},
         pk="id",
         foreign_keys=[("classification_id", "classifications", "id")],
         not_null={"classification_id", "created_at", "action"},
     )
-    db["reviews"].create_index(["classification_id", "created_at"])
-    db["llm_cache"].create(
+    db.table("reviews").create_index(["classification_id", "created_at"])
+    db.table("llm_cache").create(
         {"key": str, "model": str, "prompt_hash": str, "content": str, "prompt_tokens": int,
          "completion_tokens": int, "created_at": str, "hits": int},
         pk="key",

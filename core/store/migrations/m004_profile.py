@@ -12,7 +12,7 @@ import sqlite_utils
 
 
 def migrate(db: sqlite_utils.Database) -> None:
-    db["profile_jobs"].create(
+    db.table("profile_jobs").create(
         {
             "id": int,
             "created_at": str,
@@ -28,13 +28,13 @@ def migrate(db: sqlite_utils.Database) -> None:
         pk="id",
         not_null={"created_at", "feature_set", "job_key", "mode", "settings", "state"},
     )
-    db["profile_jobs"].create_index(["job_key"])
-    db["profile_job_items"].create(
+    db.table("profile_jobs").create_index(["job_key"])
+    db.table("profile_job_items").create(
         {"job_id": int, "seq": int, "feature_id": str, "state": str, "classification_id": int,
          "retrieval_run_id": int, "error": str, "updated_at": str},
         pk=("job_id", "feature_id"),
         foreign_keys=[("job_id", "profile_jobs", "id")],
         not_null={"seq", "state"},
     )
-    db["feature_lists"].create({"name": str, "feature_ids": str, "created_at": str}, pk="name",
+    db.table("feature_lists").create({"name": str, "feature_ids": str, "created_at": str}, pk="name",
                                not_null={"feature_ids"})

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import sqlite_utils
 
+from core.store.database import inserted_id
+
 NOT_ENOUGH_INFORMATION = "Not enough information"  # the label migration 3 stored for "?"
 
 
 def migrate(db: sqlite_utils.Database) -> None:
-    db["decisions"].create(
+    db.table("decisions").create(
         {
             "id": int,
             "feature_id": str,  # the feature the value is coded under (GB263 for a polar-question strategy)
@@ -41,9 +43,9 @@ def migrate(db: sqlite_utils.Database) -> None:
         foreign_keys=[("classification_id", "classifications", "id"), ("undoes", "decisions", "id")],
         not_null={"feature_id", "action", "status", "created_at"},
     )
-    db["decisions"].create_index(["feature_id", "id"])
-    db["decisions"].create_index(["classification_id"])
-    db["decision_pins"].create(
+    db.table("decisions").create_index(["feature_id", "id"])
+    db.table("decisions").create_index(["classification_id"])
+    db.table("decision_pins").create(
         {"decision_id": int, "seq": int, "paragraph_id": int, "document_id": int, "page_label": str},
         pk=("decision_id", "seq"),
         foreign_keys=[("decision_id", "decisions", "id"), ("paragraph_id", "paragraphs", "id"),
@@ -66,6 +68,7 @@ def _copy_reviews(db: sqlite_utils.Database) -> None:
             "SELECT e.paragraph_id, p.document_id, coalesce(p.page_label, e.page_label) FROM classification_evidence e "
             "LEFT JOIN paragraphs p ON p.id = e.paragraph_id WHERE e.classification_id = ? AND e.cited = 1 "
             "ORDER BY e.prompt_number", (cid,)).fetchall()
+        rows: list[tuple[str, str, str | None, str | None, str | None]]  # feature, act, status, code, label
         if action == "accept":
             parts = [v for v in values if target in (None, parent, v[0])]
             rows = [(v[0], "accept", *_accepted(v[1], v[2])) for v in parts]
@@ -90,7 +93,7 @@ def _copy_reviews(db: sqlite_utils.Database) -> None:
                 "INSERT INTO decisions (feature_id, parent_id, action, status, code, label, note, reviewer, "
                 "created_at, classification_id, batch) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 (fid, parent, act, status, vcode, vlabel, new_note, reviewer or "", created, cid, batch))
-            did = int(cur.lastrowid)
+            did = inserted_id(cur)
             conn.executemany("INSERT INTO decision_pins (decision_id, seq, paragraph_id, document_id, page_label) "
                              "VALUES (?,?,?,?,?)", [(did, i, p[0], p[1], p[2]) for i, p in enumerate(pins)])
             state[fid] = {"status": status, "code": vcode, "label": vlabel, "note": new_note, "pins": pins}

@@ -14,7 +14,7 @@ import sqlite_utils
 
 
 def migrate(db: sqlite_utils.Database) -> None:
-    db["batch_requests"].create(
+    db.table("batch_requests").create(
         {
             "custom_id": str,
             "created_at": str,
@@ -37,4 +37,4 @@ def migrate(db: sqlite_utils.Database) -> None:
         foreign_keys=[("classification_id", "classifications", "id")],
         not_null={"created_at", "feature_id", "config", "prompt_hash", "llm_settings", "evidence"},
     )
-    db["batch_requests"].create_index(["job_id", "feature_id"])
+    db.table("batch_requests").create_index(["job_id", "feature_id"])
