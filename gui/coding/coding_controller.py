@@ -4,7 +4,7 @@ Why a controller beside :class:`gui.features.feature_controller.FeatureControlle
 finds evidence and asks the model; this one records what the coder of record decides, whether or
 not a model ever answered, through :mod:`core.coding` (append-only decisions, so Undo is exact
 and the history is complete).  It keeps the pins of the chosen feature in the shared
-:class:`gui.window.window_state.WindowState` (pinned paragraphs are listed first and drawn in their own
+:class:`gui.common.window_state.WindowState` (pinned paragraphs are listed first and drawn in their own
 style).  The coding pass (steps, look-ahead, where it stopped) is its base class,
 :class:`gui.coding.pass_controller.PassController`; what the panel shows is built without Qt
 (:func:`gui.coding.coding_state.coding_view`).  Decisions are a few rows in one transaction, written
@@ -48,7 +48,7 @@ from gui.common.operations import OperationRunner
 from gui.common.settings import AppSettings
 from gui.features.feature_controller import FeatureController
 from gui.project.project_controller import ProjectController
-from gui.window.window_state import WindowState
+from gui.common.window_state import WindowState
 
 __all__ = ["CodingController", "CodingView", "PassView"]
 

@@ -31,7 +31,7 @@ class PassSession:
         self.running: RunningPass | None = None
         self.feature_sets: tuple[str, ...] = BUILT_IN_SETS
         self.wanted_set, self.wanted_filter = "wals", coding.ALL
-        self.references: dict = {}  # the language's WALS/Grambank values (gui.features.references.ReferenceSource)
+        self.references: dict = {}  # the language's WALS/Grambank values (gui.profile.references.ReferenceSource)
         self.disagree_waiting = False  # "disagreeing" was chosen; it applies once the values are read
         self.acts = PassActs()  # this session's acts of the pass, for Ctrl+Z
         self.resume: PassMemory | None = None  # the pass left in this project, offered until one starts

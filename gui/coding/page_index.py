@@ -15,7 +15,7 @@ from core.models import Paragraph
 from core.store import open_project
 from core.store.repository import list_paragraphs
 from gui.common.operations import Operation, OperationRunner
-from gui.window.window_state import WindowState
+from gui.common.window_state import WindowState
 
 
 class PageIndex:

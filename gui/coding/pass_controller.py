@@ -27,7 +27,7 @@ from gui.common.operations import OperationRunner
 from gui.common.settings import AppSettings
 from gui.features.lookahead import AHEAD, LookAhead
 from gui.project.project_controller import ProjectController
-from gui.window.window_state import WindowState
+from gui.common.window_state import WindowState
 
 
 class PassController(QObject):

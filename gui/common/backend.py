@@ -40,11 +40,11 @@ def load_catalog(progress: Progress) -> Any:
 
     openai, httpx and pydantic take ~0.7 s to import, partly in C code that holds the GIL; paid
     here, at start-up, they cannot stall the window in the middle of the first classification.
-    Then the start-up heap is frozen out of the garbage collector's full passes (gui/window/startup_heap.py).
+    Then the start-up heap is frozen out of the garbage collector's full passes (gui/common/startup_heap.py).
     """
     import core.llm.classification  # noqa: F401  (warm-up import, see docstring)
     from core.catalog import load_catalog as _load
-    from gui.window.startup_heap import freeze_startup_heap
+    from gui.common.startup_heap import freeze_startup_heap
 
     catalog = _load()
     freeze_startup_heap()

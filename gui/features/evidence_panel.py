@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QStyledIt
 from core.ingest.sections import SEPARATOR as SECTION_SEPARATOR
 from core.models import Paragraph
 from gui.features.evidence_model import SECTION_COLUMN, SNIPPET_COLUMN, EvidenceModel
-from gui.window.window_state import WindowState
+from gui.common.window_state import WindowState
 
 SECTION_WIDTH = 120
 RERANKING_NOTE = "· reranking…"  # beside the title while the embedding model's order is still to come

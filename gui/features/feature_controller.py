@@ -3,7 +3,7 @@
 Why a controller: choosing a feature starts work whose results arrive later, possibly after
 the person has chosen another feature or closed the project; this object keeps the one
 retrieval and the one classification of the current feature as operations, drops late results
-of an earlier feature, and keeps the :class:`gui.window.window_state.WindowState` right.  The panels
+of an earlier feature, and keeps the :class:`gui.common.window_state.WindowState` right.  The panels
 listen to its signals; it never touches a widget.  The linguist's own values, pins and the coding
 pass are :class:`gui.coding.coding_controller.CodingController`'s.
 
@@ -30,7 +30,7 @@ from gui.project.book_preparation import BookPreparation
 from gui.common.operations import Operation, OperationRunner, replace
 from gui.project.project_controller import ProjectController
 from gui.common.settings import AppSettings, llm_configured
-from gui.window.window_state import WindowState
+from gui.common.window_state import WindowState
 
 
 class FeatureController(QObject):

@@ -18,7 +18,7 @@ from core.models import Document
 from gui.common import backend
 from gui.common.operations import Operation, OperationRunner, replace
 from gui.pdf.pdf_view import PdfView
-from gui.window.window_state import WindowState
+from gui.common.window_state import WindowState
 
 Match = tuple[int, tuple[float, float, float, float]]  # (1-based pdf page, rect in PDF points)
 

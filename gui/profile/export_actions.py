@@ -1,7 +1,7 @@
 """The profile dock's comparison and export: WALS/Grambank values to agree with, CLDF/CSV/JSON files, BibTeX.
 
 Why a module of its own: comparing the profile with the databases' values (read from a CLDF folder
-by the window's :class:`gui.features.references.ReferenceSource`) and writing it out
+by the window's :class:`gui.profile.references.ReferenceSource`) and writing it out
 (:mod:`core.export` through :mod:`gui.profile.profile_backend`) are jobs of their own beside running
 batches.  :class:`ExportActions` is a part of :class:`gui.profile.profile_view.ProfileView` (a
 mixin): it uses the dock's widgets and signals.
@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QLabel, QPushButton
 
 from gui.common import file_dialogs
 from gui.common.operations import Operation, OperationRunner
-from gui.features.references import ReferenceSource
+from gui.profile.references import ReferenceSource
 from gui.profile import profile_backend as backend
 from gui.profile.profile_bibtex import BibtexDialog
 

@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 
 from gui.common.operations import Operation, OperationRunner, replace
 from gui.common.settings import AppSettings, llm_configured
-from gui.features.references import ReferenceSource
+from gui.profile.references import ReferenceSource
 from gui.profile import profile_backend as backend
 from gui.profile.batch_file_actions import BatchFileActions
 from gui.profile.export_actions import ExportActions

@@ -24,7 +24,7 @@ from PySide6.QtCore import QSettings
 from core.errors import GrammarLensError
 from core.store import PROJECT_SUFFIX, open_project, repository
 from gui.project import projects
-from gui.window.window_state import WindowState
+from gui.common.window_state import WindowState
 
 LAST_PDF_FOLDER_KEY = "paths/last_pdf_folder"
 MAX_TRIES = 1000  # ulwa-2 … ulwa-1000: beyond that something else is wrong

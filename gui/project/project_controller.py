@@ -5,7 +5,7 @@ PDF gets its own project beside it, never the demo; the same PDF opens the same 
 failed ingest leaves no empty project behind), which is easy to break when it is mixed with widget
 code (where a PDF's project lies: :mod:`gui.project.open_grammar`).  It owns the window's one
 read connection to the project (on the UI thread) and the project part of the
-:class:`gui.window.window_state.WindowState`; the window listens to its signals and redraws.  While a
+:class:`gui.common.window_state.WindowState`; the window listens to its signals and redraws.  While a
 project is open it keeps taking a backup every hour (opening took one, see :mod:`core.store.backups`).
 """
 
@@ -22,7 +22,7 @@ from core.store import PROJECT_SUFFIX, ProjectDatabase, backups, create_project,
 from gui.common import backend
 from gui.project import open_grammar, projects
 from gui.common.operations import Operation, OperationRunner
-from gui.window.window_state import WindowState
+from gui.common.window_state import WindowState
 
 BACKUP_CHECK_MS = 5 * 60 * 1000  # how often the window asks whether an hourly backup is due
 

@@ -2,7 +2,7 @@
 
 The window builds the panels (features, PDF toolbar and find, PDF view, the model's value, the coder's
 value and pass bar, evidence, task bar), the controllers (project, feature, coding, WALS/Grambank values)
-and the :class:`gui.window.window_state.WindowState` they share; it owns the actions, menus and toolbar, shows
+and the :class:`gui.common.window_state.WindowState` they share; it owns the actions, menus and toolbar, shows
 errors, saves the layout and closes cleanly (running work is cancelled and waited for).  Long
 work runs as :class:`gui.common.operations.Operation`; results reach widgets only through signals.
 """
@@ -37,14 +37,14 @@ from gui.pdf.pdf_view import Highlight, PdfView
 from gui.profile.profile_dock import dock_profile
 from gui.profile.profile_view import ProfileView
 from gui.project.project_controller import ProjectController
-from gui.features.references import ReferenceSource, connect_references
+from gui.profile.references import ReferenceSource, connect_references
 from gui.project.restore_dialog import restore_action
 from gui.common.settings import AppSettings, llm_configured, load_settings, save_settings
 from gui.common.settings_dialog import SettingsDialog
-from gui.window.task_bar import TaskBar
+from gui.common.task_bar import TaskBar
 from gui.features.value_panel import ValuePanel
 from gui.window.window_layout import WindowLayout, named_splitter
-from gui.window.window_state import WindowState
+from gui.common.window_state import WindowState
 
 
 class MainWindow(QMainWindow):

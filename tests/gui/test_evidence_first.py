@@ -16,7 +16,7 @@ from gui.features.lookahead import AHEAD, MIN_AHEAD, LookAhead
 from gui.common.operations import OperationRunner
 from gui.project.project_controller import ProjectController
 from gui.common.settings import AppSettings
-from gui.window.window_state import WindowState
+from gui.common.window_state import WindowState
 
 MODEL_MS = 180_000  # the first test of a session loads torch and the model (seconds on two busy cores)
 

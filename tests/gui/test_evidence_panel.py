@@ -13,7 +13,7 @@ from core.models import Paragraph
 from core.store import open_project, repository
 from gui.features.evidence_model import SECTION_COLUMN, SNIPPET_COLUMN
 from gui.features.evidence_panel import EvidencePanel
-from gui.window.window_state import WindowState
+from gui.common.window_state import WindowState
 
 # The panel's width in a 1280 x 800 window (the main window's default splitter sizes).
 DEFAULT_WIDTH, DEFAULT_HEIGHT = 560, 420

@@ -9,7 +9,7 @@ from gui.features.feature_controller import FeatureController
 from gui.common.operations import OperationRunner
 from gui.project.project_controller import ProjectController
 from gui.common.settings import AppSettings
-from gui.window.window_state import WindowState
+from gui.common.window_state import WindowState
 
 WAIT_MS = 20_000
 

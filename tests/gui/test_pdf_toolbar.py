@@ -12,7 +12,7 @@ from core.store import open_project, repository
 from gui.common.operations import OperationRunner
 from gui.pdf.pdf_toolbar import PdfToolbar
 from gui.pdf.pdf_view import PdfView
-from gui.window.window_state import WindowState
+from gui.common.window_state import WindowState
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from core.store import PROJECT_SUFFIX
 from gui.project import projects
 from gui.common.operations import OperationRunner
 from gui.project.project_controller import ProjectController
-from gui.window.window_state import WindowState
+from gui.common.window_state import WindowState
 
 WAIT_MS = 20_000
 

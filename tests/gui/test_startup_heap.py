@@ -20,7 +20,7 @@ SCRIPT = """
 import gc, json
 from core.progress import Progress
 from gui.common import backend
-from gui.window.startup_heap import freeze_startup_heap
+from gui.common.startup_heap import freeze_startup_heap
 before = gc.get_freeze_count()
 tracked = len(gc.get_objects())
 catalog = backend.load_catalog(Progress())

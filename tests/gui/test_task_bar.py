@@ -7,7 +7,7 @@ import threading
 from PySide6.QtCore import Qt
 
 from gui.common.operations import Operation, OperationRunner
-from gui.window.task_bar import TaskBar
+from gui.common.task_bar import TaskBar
 
 
 

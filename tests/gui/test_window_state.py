@@ -11,7 +11,7 @@ from pathlib import Path
 
 from core.models import Document, LabelSource, Paragraph, ParagraphKind, Rect
 from core.retrieval import Hit
-from gui.window.window_state import CITED, EVIDENCE, PINNED, WindowState
+from gui.common.window_state import CITED, EVIDENCE, PINNED, WindowState
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -36,7 +36,7 @@ def _state_with_hits(*ids: int) -> WindowState:
 
 
 def test_state_module_imports_no_qt() -> None:
-    code = "import sys, gui.window.window_state; sys.exit('PySide6' in sys.modules)"
+    code = "import sys, gui.common.window_state; sys.exit('PySide6' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], cwd=REPO).returncode == 0
 
 
