@@ -1,0 +1,85 @@
+"""Two coders, one grammar: the disagreement queue in the main window, resolved with "Take B's"."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+SLOW_MS = 30000
+
+
+def two_coders(demo_project: Path, tmp_path: Path) -> tuple[Path, Path, list[int]]:
+    """A (ana) and B (ben): copies of the demo project; GB107 coded 1 vs 0 with pins, 81A agreed."""
+    from core.coding.decisions import code
+    from core.store import open_project
+    from core.store.repository import list_paragraphs
+
+    a, b = tmp_path / "ana.grammarlens", tmp_path / "ben.grammarlens"
+    shutil.copy(demo_project, a)
+    shutil.copy(demo_project, b)
+    with open_project(a, backup=False) as project:
+        ids = [p.id for p in list_paragraphs(project)[5:8]]
+        code(project, "GB107", "1", paragraph_ids=[ids[0]], note="negative suffix -ka", reviewer="ana")
+        code(project, "81A", "SOV", reviewer="ana")
+    with open_project(b, backup=False) as project:
+        code(project, "GB107", "0", paragraph_ids=[ids[1]], note="particle, not an affix", reviewer="ben")
+        code(project, "81A", "SOV", reviewer="ben")
+    return a, b, ids
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_take_b_stores_a_decision_in_a_that_records_both_coders(qtbot, main_window, demo_project, tmp_path) -> None:
+    from core.coding.decisions import current, history
+    from core.store import open_project
+    from gui.sample.disagreements import open_disagreement_queue
+
+    a, b, ids = two_coders(demo_project, tmp_path)
+    b_before = digest(b)
+    window = main_window
+    assert window.open_project(a)
+    assert window.act_compare.text() == "&Compare with another coder's file…"
+    queue = open_disagreement_queue(window, b)
+    with qtbot.waitSignal(queue.compared, timeout=SLOW_MS):
+        pass
+    assert queue.list.count() == 1 and queue.current().feature_id == "GB107"  # 81A agreed: not in the queue
+    assert "negative suffix -ka" in queue.side_a.text() and "particle, not an affix" in queue.side_b.text()
+    assert "ana" in queue.side_a.text() and "ben" in queue.side_b.text()
+    qtbot.waitUntil(lambda: window.state.feature is not None and window.state.feature.id == "GB107", timeout=SLOW_MS)
+    pinned = {item.data(1) for item in window.pdf_view.highlight_items() if item.data(0) == "pinned"}
+    cited = {item.data(1) for item in window.pdf_view.highlight_items() if item.data(0) == "cited"}
+    assert ids[0] in pinned and ids[1] in cited  # A's pin violet, B's pin (found in A's book) teal
+    queue.note.setText("checked §7.2: a particle")
+    with qtbot.waitSignal(queue.resolved, timeout=SLOW_MS) as resolved:
+        queue.take_b.click()
+    feature_id, decision = resolved.args
+    assert feature_id == "GB107" and decision.code == "0"
+    assert queue.list.count() == 0  # the resolved item left the queue
+    assert "ana" in queue.history.toPlainText() and "ben" in queue.history.toPlainText()
+    with open_project(a, readonly=True) as project:
+        now = current(project, "GB107")
+        rows = history(project, "GB107")
+    assert now.code == "0" and now.pins and now.pins[0].paragraph_id == ids[1]  # B's value with B's pin
+    assert "checked §7.2" in now.note and "A: 1 (present) by ana" in now.note and "B: 0 (absent) by ben" in now.note
+    assert [r.reviewer for r in rows][:1] == ["ana"] and rows[0].code == "1"  # A's earlier decision kept
+    assert digest(b) == b_before  # B unchanged
+
+
+def test_a_failed_resolution_goes_to_the_error_dialog(qtbot, main_window, demo_project, tmp_path) -> None:
+    from core.coding.decisions import code
+    from core.store import open_project
+    from gui.sample.disagreements import open_disagreement_queue
+
+    a, b, _ids = two_coders(demo_project, tmp_path)
+    assert main_window.open_project(a)
+    queue = open_disagreement_queue(main_window, b)
+    with qtbot.waitSignal(queue.compared, timeout=SLOW_MS):
+        pass
+    with open_project(a, backup=False) as project:  # A changes the feature after the comparison
+        code(project, "GB107", "?", reviewer="ana")
+    with qtbot.waitSignal(main_window.errorShown, timeout=SLOW_MS) as shown:
+        queue.take_a.click()
+    assert "changed" in shown.args[0] and queue.list.count() == 1 and queue.take_a.isEnabled()
