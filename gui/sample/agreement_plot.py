@@ -20,9 +20,9 @@ from gui.sample.none_guard import keep_none_alive
 
 AGREEMENT_COLOUR, KAPPA_COLOUR = QColor("#3b6fb6"), QColor("#e08a2c")
 ROW = 22
-LABEL_WIDTH = 90
+LABEL_WIDTH = 150
 TITLE = 26
-WIDTH = 720
+WIDTH = 860
 TICKS = 40  # room for the axis ticks under a panel
 
 
@@ -75,7 +75,7 @@ class AgreementPlot(QWidget):
             painter.drawText(QRectF(0, 0, size.width(), size.height()), Qt.AlignmentFlag.AlignCenter, self.message)
             return
         low = self.axis_low()
-        left, right = 8 + LABEL_WIDTH, size.width() - 90
+        left, right = 8 + LABEL_WIDTH, size.width() - 180
         x_of = lambda v: left + (v - low) / (1.0 - low) * (right - left)  # noqa: E731
         self._legend(painter, 8)
         top = 30.0
@@ -97,8 +97,9 @@ class AgreementPlot(QWidget):
             for i, row in enumerate(series.rows):
                 y = top + i * ROW
                 painter.setPen(QColor("#000000"))
-                painter.drawText(QRectF(8, y, LABEL_WIDTH - 6, ROW), Qt.AlignmentFlag.AlignRight |
-                                 Qt.AlignmentFlag.AlignVCenter, row.feature_id)
+                painter.drawText(QRectF(8, y, LABEL_WIDTH - 10, ROW), Qt.AlignmentFlag.AlignRight |
+                                 Qt.AlignmentFlag.AlignVCenter,
+                                 metrics.elidedText(row.feature_id, Qt.TextElideMode.ElideRight, LABEL_WIDTH - 10))
                 self._bar(painter, x_of, y + 3, row.agreement, AGREEMENT_COLOUR)
                 self._bar(painter, x_of, y + ROW / 2, row.kappa, KAPPA_COLOUR)
                 agree = "n/a" if row.agreement is None else f"{row.agreement:.2f}"

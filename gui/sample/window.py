@@ -30,7 +30,7 @@ from gui.sample.heatmap import HeatmapWidget
 from gui.sample.map_view import MapWidget
 from gui.sample.none_guard import keep_none_alive
 from gui.sample.palette import ValuePalette
-from gui.window.task_bar import TaskBar
+from gui.common.task_bar import TaskBar
 
 ALL_GROUPS = "All feature groups"
 MAP_DEFAULT = "GB107"  # the map's first feature when the sample has it (the paper's negation feature)
@@ -108,6 +108,7 @@ class SampleWindow(QMainWindow):
         self.sort_box.addItems(["Sort by name", "Sort by macroarea", "Sort by coverage"])
         self.sort_box.currentIndexChanged.connect(lambda i: self.heatmap.set_sort(view_data.SORT_KEYS[i]))
         self.group_box = QComboBox(accessibleName="Feature group")
+        self.group_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.group_box.currentTextChanged.connect(
             lambda text: self.heatmap.set_group(None if text in (ALL_GROUPS, "") else text))
         self.feature_box = QComboBox(accessibleName="Feature on the map")
