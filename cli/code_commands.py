@@ -42,7 +42,7 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.set_defaults(handler=_code)
 
 
-def _reviewer(args: argparse.Namespace) -> str:
+def reviewer_of(args: argparse.Namespace) -> str:
     if args.reviewer is not None:
         return args.reviewer
     if os.environ.get("GRAMMARLENS_REVIEWER"):
@@ -62,7 +62,7 @@ def _code(args: argparse.Namespace) -> int:
     unpins, unpin_pages = args.unpin or [], args.unpin_page or []
     if args.undo and (args.value is not None or pins or pages or args.note or unpins or unpin_pages):
         raise GrammarLensError("--undo cannot be combined with a new value, pins or a note.", "Run them one by one.")
-    reviewer = _reviewer(args)
+    reviewer = reviewer_of(args)
     message = ""
     writes = args.undo or args.value is not None or pins or pages or unpins or unpin_pages or args.note
     with open_project(args.project, readonly=not writes) as project:  # showing works on read-only media too

@@ -98,7 +98,7 @@ def _check_options(args: argparse.Namespace) -> None:
 
 
 def _resolve(args: argparse.Namespace, comparison) -> list:
-    from cli.code_commands import _reviewer
+    from cli.code_commands import reviewer_of
     from core import coding
     from core.sample import resolve_disagreement
     from core.store import open_project
@@ -115,7 +115,7 @@ def _resolve(args: argparse.Namespace, comparison) -> list:
                                    "Resolve one of the disagreements 'compare A B' lists (set other values with "
                                    "'code').")
         chosen = [(by_feature[fid], args.value)]
-    reviewer = _reviewer(args)
+    reviewer = reviewer_of(args)
     out = []
     # one command, one transaction: every chosen disagreement resolved, or none
     with open_project(args.a) as project, project.transaction():

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from core.store import PROJECT_SUFFIX, open_project
 from core.store import repository
-from gui.project import projects
+from gui.common import projects
 
 APP_NAME = "GrammarLens"
 DEMO_FEATURE = "81A"

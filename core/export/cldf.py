@@ -136,7 +136,7 @@ def export_cldf(project: ProjectDatabase, entries: list[ProfileEntry], out_dir: 
     tables = _tables(rows, name, glottocode, source.key, warnings)
     with staged_folder(out) as folder:
         _write(folder, tables, name, source.bibtex)
-        _validate(folder / METADATA_NAME)
+        validate_dataset(folder / METADATA_NAME)
     warn = warner(on_warning)
     for message in warnings:
         warn(message)
@@ -199,7 +199,7 @@ def _write(folder: Path, tables: dict[str, list[dict]], name: str, bibtex: str |
     ds.write(**tables)
 
 
-def _validate(metadata: Path) -> None:
+def validate_dataset(metadata: Path) -> None:
     import pycldf
 
     from core.export.staging import csv_field_limit

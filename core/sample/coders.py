@@ -37,6 +37,7 @@ from pathlib import Path
 from core.errors import GrammarLensError
 from core.sample.groups import group_of
 from core.sample.kappa import MISSING, Kappa, cohen_kappa, kappa_of_pairs
+from core.sample.pin_mapping import map_pins
 from core.sample.snapshot import Snapshot, read_project
 
 AGREE, DISAGREE, ONLY_A, ONLY_B = "agree", "disagree", "only A", "only B"
@@ -147,8 +148,6 @@ def compare_projects(a_path: str | os.PathLike[str], b_path: str | os.PathLike[s
     a, b = read_project(a_path), read_project(b_path)
     comparison = compare_snapshots(a, b, groups=groups)
     if comparison.disagreements:
-        from core.sample.resolution import map_pins
-
         comparison.disagreements = map_pins(a_path, b_path, comparison.disagreements)
     return comparison
 

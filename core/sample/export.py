@@ -34,7 +34,7 @@ def export_sample_cldf(read: SampleRead, out_dir: str | Path, *, reviewed_only: 
                        include_unknown: bool = True, overwrite: bool = False,
                        on_warning: Callable[[str], None] | None = None) -> Path:
     """Write and validate one CLDF dataset of a sample read ``with_sources=True``; returns its metadata path."""
-    from core.export.cldf import METADATA_NAME, _validate, warner
+    from core.export.cldf import METADATA_NAME, validate_dataset, warner
     from core.export.staging import staged_folder
     from core.output_paths import check_export_folder
 
@@ -46,7 +46,7 @@ def export_sample_cldf(read: SampleRead, out_dir: str | Path, *, reviewed_only: 
                              warnings=warnings)
     with staged_folder(out) as folder:
         _write(folder, tables, bibtex, len(languages))
-        _validate(folder / METADATA_NAME)
+        validate_dataset(folder / METADATA_NAME)
     warn = warner(on_warning)
     for message in warnings:
         warn(message)

@@ -25,7 +25,7 @@ from PySide6.QtGui import QAbstractFileIconProvider, QIcon
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QStyle, QWidget
 
 from core.store import PROJECT_SUFFIX
-from gui.project import projects
+from gui.common import projects
 
 _TYPES = {".pdf": "PDF document", PROJECT_SUFFIX: "GrammarLens project", ".jsonl": "Batch file",
           ".csv": "CSV table", ".json": "JSON file"}

@@ -23,7 +23,7 @@ from PySide6.QtCore import QSettings
 
 from core.errors import GrammarLensError
 from core.store import PROJECT_SUFFIX, open_project, repository
-from gui.project import projects
+from gui.common import projects
 from gui.common.window_state import WindowState
 
 LAST_PDF_FOLDER_KEY = "paths/last_pdf_folder"

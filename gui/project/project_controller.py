@@ -20,7 +20,8 @@ from core.errors import GrammarLensError
 from core.models import Language
 from core.store import PROJECT_SUFFIX, ProjectDatabase, backups, create_project, open_project, repository, restore
 from gui.common import backend
-from gui.project import open_grammar, projects
+from gui.common import projects
+from gui.project import open_grammar
 from gui.common.operations import Operation, OperationRunner
 from gui.common.window_state import WindowState
 

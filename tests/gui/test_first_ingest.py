@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from core.store import PROJECT_SUFFIX, create_project, open_project
 from core.store.repository import list_documents
-from gui.project import projects
+from gui.common import projects
 from tests.fixtures_gui import REAL_GRAMMAR
 from tests.fixtures_ingest import write_sample_book
 

@@ -22,7 +22,8 @@ from core.models import Language
 from core.store import PROJECT_SUFFIX, create_project, open_project
 from core.store.repository import list_documents
 from gui.common import file_dialogs
-from gui.project import open_grammar, projects
+from gui.common import projects
+from gui.project import open_grammar
 from gui.project.language_dialog import LanguageDialog
 from gui.project.language_line import line_text
 from tests.fixtures_ingest import write_sample_book

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from core.store import PROJECT_SUFFIX
-from gui.project import projects
+from gui.common import projects
 from gui.common.operations import OperationRunner
 from gui.project.project_controller import ProjectController
 from gui.common.window_state import WindowState
