@@ -75,7 +75,7 @@ class _Meter:
         self.name = name
         self.samples: list[tuple[float, float]] = []  # (fraction done, MB)
 
-    def __enter__(self) -> "_Meter":
+    def __enter__(self) -> _Meter:
         self.started = time.perf_counter()
         self.cpu_started = time.process_time()
         self.sample(0.0)
@@ -138,7 +138,7 @@ def canned_answer(body: dict, seed: int) -> str:
     if "cited_paragraphs" in props:
         answer["cited_paragraphs"] = [1]
     if "strategies" in props:
-        names = list((props["strategies"].get("properties") or {}))
+        names = list(props["strategies"].get("properties") or {})
         answer["strategies"] = {n: ("1" if (seed + i) % 3 == 0 else "0") for i, n in enumerate(names)}
     elif "value" in props:
         options = props["value"].get("enum") or ["Not enough information"]
@@ -173,8 +173,8 @@ def answer_requests(requests_path: Path, results_path: Path, error_every: int = 
 
 def run_bench(*, projects: int = 10, requests: int = 20_000, folder: Path | None = None) -> BenchResult:
     from core.llm import LlmSettings
-    from core.llm.batch_files import import_batch_results, write_batch_requests
     from core.profile import BatchSettings, resolve_feature_set
+    from core.profile.batch_files import import_batch_results, write_batch_requests
     from core.retrieval import RetrievalSettings
 
     own = folder is None

@@ -150,7 +150,7 @@ def run_bench_profile(gold: list[GoldValue], grammars_dir: str | Path, work_dir:
         raise GrammarLensError(f"grammars.csv does not list {', '.join(unknown)}.", "Check --grammars.")
     report = BenchProfileReport(mode=settings.mode, features=wanted_features,
                                 languages=[grammars[f].language for f in files],
-                                model=getattr(settings.llm, "model", "") if settings.mode == "llm" else "")
+                                model=settings.llm.model if settings.mode == "llm" and settings.llm else "")
     predicted: dict[tuple[str, str], str | None] = {}
     started = time.perf_counter()
     for i, file in enumerate(files):
@@ -160,7 +160,7 @@ def run_bench_profile(gold: list[GoldValue], grammars_dir: str | Path, work_dir:
         report.ingest_seconds[grammar.language] = round(seconds, 2)
         ids = [fid for fid in wanted_features if any(g.file == file and g.feature_id == fid for g in gold)]
         if batch_out is not None:
-            from core.llm.batch_files import write_batch_requests
+            from core.profile.batch_files import write_batch_requests
 
             if i == 0:
                 Path(batch_out).unlink(missing_ok=True)
@@ -168,7 +168,7 @@ def run_bench_profile(gold: list[GoldValue], grammars_dir: str | Path, work_dir:
                                                          feature_set="bench-profile", append=True).written
             continue
         if batch_in is not None:
-            from core.llm.batch_files import import_batch_results
+            from core.profile.batch_files import import_batch_results
 
             imported = import_batch_results([path], batch_in)
             report.batch_imported += imported.imported

@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 
 from core.errors import GrammarLensError
+from core.retrieval.budget import DEFAULT_BUDGET_TOKENS
 
 PREFIX = "glrag"
 
@@ -21,8 +22,8 @@ PREFIX = "glrag"
 def _prompts(data_dir: Path, feature, settings, *, config: str, ranking: str, budget_tokens: int,
              limit: int | None):
     """(item, chosen chunks, prompt, sent evidence, note) per benchmark grammar, in file order."""
-    from core.llm.ask import answer_format, prepare_prompt
     from bench.rag import item_evidence, load_items
+    from core.llm.ask import answer_format, prepare_prompt
 
     items = load_items(data_dir, feature)
     items = items[:limit] if limit else items
@@ -40,13 +41,13 @@ def custom_id(spec_id: str, config: str, ranking: str, prompt_hash: str, key: st
 
 
 def write_requests(data_dir: Path, feature, settings, out_path: str | os.PathLike, *, config: str = "rag",
-                   ranking: str = "paper", budget_tokens: int = 6_000, limit: int | None = None) -> int:
+                   ranking: str = "paper", budget_tokens: int = DEFAULT_BUDGET_TOKENS, limit: int | None = None) -> int:
     """Write one request line per benchmark grammar; returns the number written.
 
     ``out_path`` and its ``.part`` are checked first (never a project, a PDF or a folder; an earlier
     requests file is replaced); a failed write leaves no ``.part`` behind.
     """
-    from core.llm.batch_files import request_line
+    from core.llm.batch_lines import request_line
     from core.llm.client import chat_request_body
     from core.output_paths import check_output_file
 
@@ -69,11 +70,12 @@ def write_requests(data_dir: Path, feature, settings, out_path: str | os.PathLik
 
 
 def score_results(data_dir: Path, feature, settings, results_path: str | os.PathLike, *, config: str = "rag",
-                  ranking: str = "paper", budget_tokens: int = 6_000, limit: int | None = None):
+                  ranking: str = "paper", budget_tokens: int = DEFAULT_BUDGET_TOKENS, limit: int | None = None):
     """Score a results file: returns the :class:`~bench.rag.BenchReport` and the problems by line."""
+    from bench.rag import ItemResult, _paper_top_pages, item_result
+    from bench.rag import score_results as score
     from core.llm.ask import read_answer
-    from core.llm.batch_files import BadLine, answer_body, iter_jsonl, line_error
-    from bench.rag import ItemResult, _paper_top_pages, item_result, score_results as score
+    from core.llm.batch_lines import BadLine, answer_body, iter_jsonl, line_error
     from core.llm.client import read_chat_response
     from core.llm.errors import LlmError
 

@@ -7,7 +7,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from typing import TYPE_CHECKING
+
 from cli import arg_types
+
+if TYPE_CHECKING:
+    from core.llm.settings import LlmSettings
+    from core.profile.batch import BatchSettings
 
 
 def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAction) -> None:
@@ -50,8 +57,8 @@ def _server_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
 
 
-def _settings(args: argparse.Namespace):
-    from core.llm import LlmSettings
+def _settings(args: argparse.Namespace) -> LlmSettings:
+    from core.llm.settings import LlmSettings
 
     settings = LlmSettings()
     if args.base_url:
@@ -83,8 +90,6 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _fetch(args: argparse.Namespace) -> int:
-    import sys
-
     from core.llm.batch_api import fetch
     from core.output_paths import check_output_file
 
@@ -123,38 +128,51 @@ def _is_requests_file(path) -> bool:
     return isinstance(line, dict) and "body" in line and "url" in line and "response" not in line
 
 
-def profile_batch_files(args: argparse.Namespace, settings) -> int:
+def profile_batch_files(args: argparse.Namespace, settings: BatchSettings) -> int:
     """``profile P1 [P2 ...] --batch-out FILE`` / ``--batch-in FILE`` (called by cli/profile_commands.py)."""
-    import sys
-
-    from cli.progress_printer import stderr_progress
     from core.errors import GrammarLensError
-    from core.llm.batch_files import import_batch_results, write_batch_requests
-    from core.profile import resolve_feature_set
-    from core.store import open_project
 
     if args.batch_out and args.batch_in:
         raise GrammarLensError("Give --batch-out or --batch-in, not both.",
                                "Write the requests first; import the results once the batch has run.")
     if args.batch_out:
-        from core.output_paths import check_output_file
+        return _write_batch_file(args, settings)
+    return _import_batch_file(args)
 
-        check_output_file(args.batch_out, option="--batch-out")  # never over a project (one of these, even)
-        if not args.features:
-            raise GrammarLensError("--batch-out needs --features.", "For example: --features grambank.")
-        if settings.mode != "llm":
-            raise GrammarLensError("--batch-out writes prompts for a model; --no-llm asks none.", "Leave out --no-llm.")
-        with open_project(args.file[0], readonly=True) as project:
-            ids = resolve_feature_set(project, args.features)
-        report = write_batch_requests(args.file, ids, args.batch_out, settings,
-                                      stderr_progress("batch file"), feature_set=args.features)
-        if args.json:
-            print(json.dumps(report.to_json()))
-        else:
-            print(report.describe())
-        for problem in report.problems:
-            print(f"warning: {problem.message}", file=sys.stderr)
-        return 0 if not report.problems else 1
+
+def _write_batch_file(args: argparse.Namespace, settings: BatchSettings) -> int:
+    """``--batch-out FILE``: 0 when every feature's request was written, 1 when some could not be."""
+    from cli.progress_printer import stderr_progress
+    from core.errors import GrammarLensError
+    from core.output_paths import check_output_file
+    from core.profile import resolve_feature_set
+    from core.profile.batch_files import write_batch_requests
+    from core.store import open_project
+
+    check_output_file(args.batch_out, option="--batch-out")  # never over a project (one of these, even)
+    if not args.features:
+        raise GrammarLensError("--batch-out needs --features.", "For example: --features grambank.")
+    if settings.mode != "llm":
+        raise GrammarLensError("--batch-out writes prompts for a model; --no-llm asks none.", "Leave out --no-llm.")
+    with open_project(args.file[0], readonly=True) as project:
+        ids = resolve_feature_set(project, args.features)
+    report = write_batch_requests(args.file, ids, args.batch_out, settings,
+                                  stderr_progress("batch file"), feature_set=args.features)
+    if args.json:
+        print(json.dumps(report.to_json()))
+    else:
+        print(report.describe())
+    for problem in report.problems:
+        print(f"warning: {problem.message}", file=sys.stderr)
+    return 0 if not report.problems else 1
+
+
+def _import_batch_file(args: argparse.Namespace) -> int:
+    """``--batch-in FILE``: 0 when at least the good lines are stored (even if some lines were not), else 2."""
+    from cli.progress_printer import stderr_progress
+    from core.errors import GrammarLensError
+    from core.profile.batch_files import import_batch_results
+
     arg_types.refuse_project(args.batch_in, "--batch-in", "a batch results file (JSONL)")
     if _is_requests_file(args.batch_in):
         raise GrammarLensError(f"--batch-in {args.batch_in} is a requests file (written by --batch-out), not results.",
@@ -173,4 +191,4 @@ def profile_batch_files(args: argparse.Namespace, settings) -> int:
         print(f"error: nothing was imported from --batch-in {args.batch_in}.", file=sys.stderr)
         print("hint: Give the results file of a batch written from this project "
               "('batch fetch ID --out RESULTS.jsonl').", file=sys.stderr)
-    return 0 if report.stored else 2  # 0: at least the good lines are stored, even if some lines were not
+    return 0 if report.stored else 2

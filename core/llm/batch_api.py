@@ -6,8 +6,8 @@ downloads get the same timeout, retries on 429/5xx/timeouts and error messages. 
 streamed: a requests file is checked (and, with ``model``, rewritten) line by line, and results
 are written to ``OUT.part`` as they arrive and renamed when complete.
 
-Nothing here is written into a project; :mod:`core.llm.batch_files` writes requests and imports
-results.
+Nothing here is written into a project; :mod:`core.profile.batch_files` writes requests and imports
+results (their lines are :mod:`core.llm.batch_lines`).
 """
 
 from __future__ import annotations
@@ -18,11 +18,15 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, BinaryIO
 
 from core.errors import GrammarLensError
 from core.llm.client import LlmClient
 from core.llm.errors import LlmError
 from core.llm.settings import LlmSettings
+
+if TYPE_CHECKING:
+    import openai
 
 MAX_REQUESTS = 50_000  # the Batch API's limits per file
 MAX_BYTES = 200 * 1024 * 1024
@@ -188,29 +192,10 @@ def fetch(batch_id: str, out_path: str | os.PathLike, settings: LlmSettings, *,
     report = FetchReport(current, out)
     try:
         with open(part, "wb") as fh:
-            for file_id, attr in ((current.output_file_id, "answers"), (current.error_file_id, "error_lines")):
-                if not file_id:
-                    continue
-                start = fh.tell()
-
-                def download(api, file_id=file_id, start=start):
-                    fh.seek(start)
-                    fh.truncate()
-                    lines, last = 0, b"\n"
-                    with api.files.with_streaming_response.content(file_id) as response:
-                        for chunk in response.iter_bytes():
-                            fh.write(chunk)
-                            lines += chunk.count(b"\n")
-                            last = chunk[-1:] or last
-                    if last != b"\n":  # a file without a final newline: keep the next file's lines apart
-                        fh.write(b"\n")
-                        lines += 1
-                    return lines
-
-                count, _ = client.call(download, not_found=lambda file_id=file_id: LlmError(
-                    f"The results file {file_id} of batch {batch_id} is gone.",
-                    "Results are kept for a limited time; submit the batch again.", kind="not_found"))
-                setattr(report, attr, count)
+            if current.output_file_id:
+                report.answers = _append_file(client, fh, batch_id, current.output_file_id)
+            if current.error_file_id:
+                report.error_lines = _append_file(client, fh, batch_id, current.error_file_id)
         os.replace(part, out)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -220,3 +205,27 @@ def fetch(batch_id: str, out_path: str | os.PathLike, settings: LlmSettings, *,
         print_note = f"batch {batch_id} {current.status} before finishing: only part of it was answered"
         report.status.errors.append(print_note)
     return report
+
+
+def _append_file(client: LlmClient, fh: BinaryIO, batch_id: str, file_id: str) -> int:
+    """Append a file of the batch to ``fh`` as it streams in; returns its lines (a retry rewrites what it wrote)."""
+    start = fh.tell()
+
+    def download(api: openai.OpenAI) -> int:
+        fh.seek(start)
+        fh.truncate()
+        lines, last = 0, b"\n"
+        with api.files.with_streaming_response.content(file_id) as response:
+            for chunk in response.iter_bytes():
+                fh.write(chunk)
+                lines += chunk.count(b"\n")
+                last = chunk[-1:] or last
+        if last != b"\n":  # a file without a final newline: keep the next file's lines apart
+            fh.write(b"\n")
+            lines += 1
+        return lines
+
+    count, _ = client.call(download, not_found=lambda: LlmError(
+        f"The results file {file_id} of batch {batch_id} is gone.",
+        "Results are kept for a limited time; submit the batch again.", kind="not_found"))
+    return count

@@ -34,7 +34,7 @@ def chat_request_body(settings: LlmSettings, messages: list[dict] | tuple[dict, 
                       response_format: dict | None = None, model: str | None = None) -> dict:
     """The JSON body of one chat-completions request.
 
-    The online client sends exactly this, and batch files (``core.llm.batch_files``) write exactly
+    The online client sends exactly this, and batch files (:mod:`core.profile.batch_files`) write exactly
     this as each line's ``body``, so an answer made by the OpenAI Batch API or vLLM's ``run_batch``
     is an answer to the very prompt the online path would have sent.
     """
@@ -228,29 +228,30 @@ def read_chat_response(response: object, model: str, seconds: float = 0.0, attem
     the cost is unknown (``cost_usd`` None).  ``where`` names the server in messages.
     """
     if not isinstance(response, dict):
-        raise _malformed(f"it is {_kind(response)}, not a chat completion (a JSON object)", where)
+        raise _malformed(f"it is {json_kind(response)}, not a chat completion (a JSON object)", where)
     choices = response.get("choices")
     if choices is None or choices == []:
         at = f" at {where}" if where else ""
         raise LlmError(f"The server{at} sent a reply without any answer.", "Try again or try another model.",
                        kind="empty", retryable=False)
     if not isinstance(choices, list):
-        raise _malformed(f"its choices is {_kind(choices)}, not a list", where)
+        raise _malformed(f"its choices is {json_kind(choices)}, not a list", where)
     choice = choices[0]
     if not isinstance(choice, dict):
-        raise _malformed(f"its first choice is {_kind(choice)}, not an object", where)
+        raise _malformed(f"its first choice is {json_kind(choice)}, not an object", where)
     message = choice.get("message")
     if not isinstance(message, dict):
         raise _malformed("its first choice has no message" if message is None
-                         else f"its first choice's message is {_kind(message)}, not an object", where)
+                         else f"its first choice's message is {json_kind(message)}, not an object", where)
     content = message.get("content")
     if isinstance(content, list):  # content parts, as some servers send: the text ones (as a batch import does)
         texts = [p.get("text") for p in content if isinstance(p, dict) and p.get("type") == "text"]
-        if len(texts) != len(content) or not all(isinstance(t, str) for t in texts):
+        strings = [t for t in texts if isinstance(t, str)]
+        if len(strings) != len(content):
             raise _malformed("the answer's content parts are not all text", where)
-        content = "".join(texts)
+        content = "".join(strings)
     if content is not None and not isinstance(content, str):
-        raise _malformed(f"the answer's content is {_kind(content)}, not text", where)
+        raise _malformed(f"the answer's content is {json_kind(content)}, not text", where)
     counts = _usage_counts(response.get("usage"))
     p_tok, c_tok = counts or (0, 0)
     cost = cost_usd(model, p_tok, c_tok, local=local) if counts is not None else None
@@ -302,8 +303,11 @@ def _storable(text: str) -> str:
     return text
 
 
-def _kind(value: object) -> str:
-    """How a JSON value is named in a message: 'a list', 'the number 12', 'the text 'x'', 'null'."""
+def json_kind(value: object) -> str:
+    """How a JSON value is named in a message: 'a list', 'the number 12', 'the text 'x'', 'null'.
+
+    One wording for the online reader here and the batch result lines (:mod:`core.llm.batch_lines`);
+    a long text shows its first 40 characters, so a runaway value never makes a runaway message."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -314,7 +318,11 @@ def _kind(value: object) -> str:
     if isinstance(value, str):
         shown = repr(_storable(value[:40]))
         return f"the text {shown}" + ("..." if len(value) > 40 else "")
-    return {dict: "an object", list: "a list"}.get(type(value), type(value).__name__)
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__
 
 
 def _error_detail(exc: openai.APIError) -> str:

@@ -16,17 +16,27 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core.catalog import load_catalog
 from core.errors import Cancelled, GrammarLensError
+from core.llm.features import feature_of
+from core.llm.pricing import cost_usd
+from core.llm.prompts import build_prompt
+from core.llm.settings import LlmSettings
+from core.llm.tokens import estimate_tokens
 from core.progress import Progress, null_progress
-from core.store import open_project
-from core.store import profile_jobs
+from core.retrieval import retrieve, store_retrieval_run
+from core.retrieval.book_embeddings import embed_book, needs_book_embeddings
+from core.retrieval.settings import RetrievalSettings
+from core.store import open_project, profile_jobs
 from core.store.classifications import latest_classification_after, max_classification_id
 from core.store.database import ProjectDatabase
 from core.store.profile_jobs import Job, JobItem  # noqa: F401 - re-exported: core.profile.batch.Job
+from core.store.repository import get_language
 from core.store.retrieval_runs import latest_run_after, max_run_id
 
 MODES = ("llm", "retrieval")
@@ -39,19 +49,17 @@ BOOK_FIRST_FEATURES = 20
 
 @dataclass
 class BatchSettings:
-    """How a batch runs.  ``llm`` and ``retrieval`` are core.llm / core.retrieval settings objects."""
+    """How a batch runs: the mode, the configuration, the model's and the retrieval's settings."""
 
     mode: str = "llm"
     config: str = "rag"
-    llm: object | None = None  # LlmSettings; None in retrieval mode
-    retrieval: object | None = None  # RetrievalSettings; None = defaults
+    llm: LlmSettings | None = None  # None = defaults (no model is asked in retrieval mode)
+    retrieval: RetrievalSettings | None = None  # None = defaults
     concurrency: int = 4
     api_key: str | None = field(default=None, repr=False)  # a key the caller holds; never stored (see public)
 
     def public(self) -> dict:
         """What is stored with the job and decides whether a later run resumes it (never a key)."""
-        from core.retrieval import RetrievalSettings
-
         retrieval = self.retrieval or RetrievalSettings()
         data: dict = {"mode": self.mode, "retrieval": json.loads(retrieval.to_json())}
         if self.mode == "llm":
@@ -140,7 +148,7 @@ def reconcile(project: ProjectDatabase, job_id: int) -> int:
     job = load_job(project, job_id)
     model = (job.settings.get("llm") or {}).get("model")
     config = job.settings.get("config")
-    changes = []
+    changes: list[tuple[str, str, int | None, int | None, str | None]] = []
     for item in job.items:
         if item.state == "done":
             continue
@@ -159,13 +167,6 @@ def reconcile(project: ProjectDatabase, job_id: int) -> int:
 
 def estimate(project: ProjectDatabase, feature_ids: list[str], settings: BatchSettings) -> Estimate:
     """Tokens and price of asking ``feature_ids``: prompt text + evidence budget in, a typical answer out."""
-    from core.llm import LlmSettings, feature_of
-    from core.llm.pricing import cost_usd
-    from core.llm.prompts import build_prompt
-    from core.llm.tokens import estimate_tokens
-    from core.retrieval import RetrievalSettings
-    from core.store.repository import get_language
-
     if settings.mode != "llm":
         return Estimate(len(feature_ids), 0, 0, 0.0, "", True)
     llm = settings.llm or LlmSettings()
@@ -214,7 +215,7 @@ def run_job(project_path: str | Path, job_id: int, settings: BatchSettings,
     total, done = len(job.items), len(job.done)
     client = None
     if settings.mode == "llm" and todo:
-        from core.llm import LlmClient, LlmSettings
+        from core.llm.client import LlmClient  # openai (~0.7 s): only a run that asks a model pays for it
 
         client = LlmClient(settings.llm or LlmSettings(), api_key=settings.api_key)
     stop = threading.Event()
@@ -233,9 +234,9 @@ def run_job(project_path: str | Path, job_id: int, settings: BatchSettings,
     def _one(feature_id: str) -> tuple[str, int | None, int | None]:
         with open_project(project_path) as conn:
             if settings.mode == "llm":
-                from core.llm import classify
+                from core.llm import classify, feature_of
 
-                c = classify(conn, feature_id, config=settings.config, client=client,
+                c = classify(conn, feature_of(feature_id), config=settings.config, client=client,
                              retrieval_settings=settings.retrieval)
                 _set_item(conn, job_id, feature_id, "done", classification_id=c.id)
                 return feature_id, c.id, c.retrieval_run_id
@@ -261,7 +262,7 @@ def run_job(project_path: str | Path, job_id: int, settings: BatchSettings,
                         if cid is not None or run_id is not None:
                             result.ran.append(fid)
                             done += 1
-                    except Exception as exc:  # noqa: BLE001 - recorded per feature, fatal ones stop the job
+                    except Exception as exc:  # recorded per feature; fatal ones stop the job
                         message = str(getattr(exc, "message", exc))
                         result.failed[fid] = message
                         _set_item(project, job_id, fid, "failed", error=message)
@@ -295,9 +296,6 @@ def _embed_book_first(project: ProjectDatabase, settings: BatchSettings, progres
     whole (core.retrieval.book_embeddings: resumable, one short transaction per batch) the book
     takes about 80 s once, and every later run of any feature set needs no embedding at all.
     """
-    from core.retrieval import RetrievalSettings
-    from core.retrieval.book_embeddings import embed_book, needs_book_embeddings
-
     retrieval = settings.retrieval or RetrievalSettings()
     if (settings.mode == "llm" and settings.config == "baseline") or not needs_book_embeddings(retrieval):
         return
@@ -311,11 +309,6 @@ def _is_fatal(exc: BaseException) -> bool:
 
 def _retrieve_only(project: ProjectDatabase, feature_id: str, settings: BatchSettings) -> int:
     """Retrieval-only mode: rank and store the evidence of one feature, no model asked."""
-    import time
-
-    from core.catalog import load_catalog
-    from core.retrieval import RetrievalSettings, retrieve, store_retrieval_run
-
     feature = load_catalog().get(feature_id)
     retrieval = settings.retrieval or RetrievalSettings()
     started = time.perf_counter()

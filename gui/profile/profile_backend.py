@@ -145,10 +145,9 @@ def write_batch_file(project_path: Path, feature_set: str, out_path: Path, setti
 
     Always for the model in the settings, whatever the dock's mode: a batch file is prompts for a model.
     """
-    from core.llm.batch_files import write_batch_requests
-    from core.profile import resolve_feature_set
-
     from core.errors import GrammarLensError
+    from core.profile import resolve_feature_set
+    from core.profile.batch_files import write_batch_requests
 
     with open_project(project_path, readonly=True) as project:
         ids = resolve_feature_set(project, feature_set)
@@ -167,7 +166,7 @@ def import_batch_file(project_path: Path, results_path: Path, progress: Progress
     project (not JSONL at all, a requests file, another project's results) the person chose the
     wrong file, which is said as one error with a hint instead of a page of per-line problems.
     """
-    from core.llm.batch_files import import_batch_results
+    from core.profile.batch_files import import_batch_results
 
     _refuse_requests_file(results_path)
     report = import_batch_results([project_path], results_path, progress)

@@ -17,9 +17,9 @@ import pytest
 from core.errors import GrammarLensError
 from core.llm import LlmSettings
 from core.llm.batch_api import fetch, status, submit
-from core.llm.batch_files import import_batch_results, write_batch_requests
 from core.llm.errors import LlmError
 from core.profile import BatchSettings
+from core.profile.batch_files import import_batch_results, write_batch_requests
 from core.retrieval import RetrievalSettings
 
 REPO = Path(__file__).resolve().parents[2]

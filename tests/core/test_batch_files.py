@@ -19,11 +19,12 @@ from pathlib import Path
 
 import pytest
 
+from bench.batch import answer_requests
 from core.errors import GrammarLensError
 from core.llm import LlmSettings
-from core.llm.batch_files import import_batch_results, parse_custom_id, write_batch_requests
-from bench.batch import answer_requests
+from core.llm.features import feature_of
 from core.profile import BatchSettings, find_job
+from core.profile.batch_files import import_batch_results, parse_custom_id, write_batch_requests
 from core.retrieval import RetrievalSettings
 from core.store import open_project
 
@@ -81,7 +82,7 @@ def test_request_body_is_exactly_what_the_online_path_sends(llm_project, llm_set
 
     llm_server.add_rule("verb-final", "SOV")
     with open_project(llm_project.path) as project:
-        online = classify(project, "81A", llm_settings=llm_settings,
+        online = classify(project, feature_of("81A"), llm_settings=llm_settings,
                           retrieval_settings=RetrievalSettings(reranker=None))
     sent = {k: v for k, v in llm_server.chat_requests[-1].items() if not k.startswith("_")}
     assert line["body"] == sent  # same messages, response_format, model, temperature, max_tokens
@@ -304,8 +305,9 @@ def test_cancelled_write_leaves_nothing_and_cancelled_import_keeps_whole_lines(l
     assert not requests.exists() and not (tmp_path / "requests.jsonl.part").exists()
     assert count(path, "batch_requests") == 0 and count(path, "profile_jobs") == 0
 
-    monkeypatch.setattr("core.llm.batch_files.CHUNK_LINES", 2)  # the cancel comes after the first chunk of 2
-    monkeypatch.setattr("core.llm.batch_files.CHUNK_PAUSE", 0.0)
+    # the cancel comes after the first chunk of 2
+    monkeypatch.setattr("core.profile.batch_files.importing.CHUNK_LINES", 2)
+    monkeypatch.setattr("core.profile.batch_files.importing.CHUNK_PAUSE", 0.0)
     write_batch_requests([path], FEATURES, requests, batch_settings(llm_settings))
     lines = server_results(llm_server, requests, results) * 70
     results.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")

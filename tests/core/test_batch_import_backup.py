@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from core.llm import LlmSettings
-from core.llm.batch_files import import_batch_results, parse_custom_id, write_batch_requests
 from core.profile import BatchSettings
+from core.profile.batch_files import import_batch_results, parse_custom_id, write_batch_requests
 from core.retrieval import RetrievalSettings
 from core.store import open_project
 from core.store.backups import backup_dir, check_backup, list_backups
@@ -52,12 +52,13 @@ def result_line(request: dict) -> str:
     schema = request["body"]["response_format"]["json_schema"]["schema"]["properties"]
     answer: dict = {"reasoning": "Paragraph 1 says so.", "cited_paragraphs": [1]}
     if "strategies" in schema:
-        answer["strategies"] = {name: "1" for name in schema["strategies"]["properties"]}
+        answer["strategies"] = dict.fromkeys(schema["strategies"]["properties"], "1")
     else:
         answer["value"] = schema["value"]["enum"][0]
     return json.dumps({"id": "batch_req_1", "custom_id": request["custom_id"], "error": None, "response": {
         "status_code": 200, "body": {"model": "gpt-4o", "choices": [{"index": 0, "finish_reason": "stop", "message": {
-            "role": "assistant", "content": json.dumps(answer)}}], "usage": {"prompt_tokens": 9, "completion_tokens": 3}}}})
+            "role": "assistant", "content": json.dumps(answer)}}],
+            "usage": {"prompt_tokens": 9, "completion_tokens": 3}}}})
 
 
 def results_file(folder: Path, name: str, lines: list[str]) -> Path:

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from core.llm.batch_files import import_batch_results, write_batch_requests
 from core.profile import BatchSettings, resolve_feature_set
+from core.profile.batch_files import import_batch_results, write_batch_requests
 from core.progress import Progress
 from core.retrieval import RetrievalSettings
 from core.store import open_project
@@ -55,9 +55,9 @@ def test_each_chunk_is_committed_and_the_lock_is_free_between_chunks(long_file, 
     """Between two chunks another connection takes the write lock without waiting and sees the chunk's lines."""
     from core.coding.feature_sets import save_feature_list
 
-    monkeypatch.setattr("core.llm.batch_files.CHUNK_LINES", 100)
-    monkeypatch.setattr("core.llm.batch_files.CHUNK_SECONDS", 3600.0)
-    monkeypatch.setattr("core.llm.batch_files.CHUNK_PAUSE", 0.0)
+    monkeypatch.setattr("core.profile.batch_files.importing.CHUNK_LINES", 100)
+    monkeypatch.setattr("core.profile.batch_files.importing.CHUNK_SECONDS", 3600.0)
+    monkeypatch.setattr("core.profile.batch_files.importing.CHUNK_PAUSE", 0.0)
     seen: list[int] = []
     with open_project(project) as other:
         other.conn.execute("PRAGMA busy_timeout = 0")  # a held lock would fail at once, not wait
@@ -82,7 +82,7 @@ def test_the_app_writes_to_the_project_during_a_long_import(long_file, project, 
     """
     from core.coding.feature_sets import save_feature_list
 
-    monkeypatch.setattr("core.llm.batch_files.CHUNK_SECONDS", 0.02)
+    monkeypatch.setattr("core.profile.batch_files.importing.CHUNK_SECONDS", 0.02)
 
     stop = threading.Event()
     waits: list[tuple[float, float]] = []  # (when it began, how long it waited and wrote)
@@ -94,7 +94,7 @@ def test_the_app_writes_to_the_project_during_a_long_import(long_file, project, 
                 began = time.monotonic()
                 try:
                     save_feature_list(app, f"app-{len(waits) % 5}", ["81A", "GB107"])
-                except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
+                except BaseException as exc:
                     errors.append(exc)
                     return
                 waits.append((began, time.monotonic() - began))
@@ -126,7 +126,7 @@ def test_two_imports_of_one_file_at_once_store_each_answer_once(long_file, proje
     def run() -> None:
         try:
             reports.append(import_batch_results([project], long_file[1]))
-        except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=run, name=f"import-{i}") for i in range(2)]

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from core.llm import LlmSettings
-from core.llm.batch_files import BatchImportReport, import_batch_results, parse_custom_id, write_batch_requests
 from core.profile import BatchSettings
+from core.profile.batch_files import BatchImportReport, import_batch_results, parse_custom_id, write_batch_requests
 from core.retrieval import RetrievalSettings
 from core.store import open_project
 from tests.fixtures_llm import make_llm_project
@@ -55,7 +55,7 @@ def content_for(request: dict) -> str:
     schema = request["body"]["response_format"]["json_schema"]["schema"]["properties"]
     answer: dict = {"reasoning": "Paragraph 1 says so.", "cited_paragraphs": [1]}
     if "strategies" in schema:
-        answer["strategies"] = {name: "1" for name in schema["strategies"]["properties"]}
+        answer["strategies"] = dict.fromkeys(schema["strategies"]["properties"], "1")
     else:
         answer["value"] = schema["value"]["enum"][0]
     return json.dumps(answer)
@@ -262,7 +262,7 @@ def test_a_bad_line_of_any_shape_costs_only_itself(written, project, tmp_path, s
 
     each_line_counted_once(report)
     stored = stored_features(project)
-    assert {f: stored.get(f) for f in GOOD} == {f: 1 for f in GOOD}, report.problems  # every good line stored
+    assert {f: stored.get(f) for f in GOOD} == dict.fromkeys(GOOD, 1), report.problems  # every good line stored
     problems = {p.line: p for p in report.problems}
     assert set(problems) <= {3}, report.problems  # no other line has a problem
     assert report.lines == 6
@@ -331,7 +331,7 @@ def test_an_empty_file_imports_nothing_and_says_so(project, tmp_path, content):
 
 
 def test_a_runaway_line_is_skipped_unread(written, project, tmp_path, monkeypatch):
-    monkeypatch.setattr("core.llm.batch_files.MAX_LINE_BYTES", 4096)
+    monkeypatch.setattr("core.profile.batch_files.importing.MAX_LINE_BYTES", 4096)
     lines = good_lines(written)
     results = tmp_path / "results.jsonl"
     results.write_bytes(b"\n".join(lines[:1] + [b"[" + b"1," * 5000 + b"1]"] + lines[1:]) + b"\n")
@@ -352,14 +352,15 @@ def test_every_bad_shape_at_once_then_again_changes_nothing(written, project, tm
     lines = good_lines(written)
     bad = [make(written) for _, make, outcome, _ in SHAPES if outcome not in ("stored", "unparsable", "usage",
                                                                                "duplicate")]
-    mixed = [x for pair in zip(bad, lines * len(bad)) for x in pair][: 2 * len(bad)]  # bad, good, bad, good...
+    pairs = zip(bad, lines * len(bad), strict=False)
+    mixed = [x for pair in pairs for x in pair][: 2 * len(bad)]  # bad, good, bad, good...
     results = tmp_path / "results.jsonl"
     results.write_bytes(b"\n".join(mixed) + b"\n")
     report = import_batch_results([project], results)
     each_line_counted_once(report)
     assert report.imported == 5 and sorted(stored_features(project)) == sorted(GOOD)
     listed = {p.line for p in report.problems}
-    assert {n for n in range(1, len(mixed) + 1, 2)} <= listed  # every bad line (odd numbers) listed
+    assert set(range(1, len(mixed) + 1, 2)) <= listed  # every bad line (odd numbers) listed
     before = table_counts(project)
     again = import_batch_results([project], results)
     assert again.imported == 0 and again.already == 5 and table_counts(project) == before
@@ -461,10 +462,10 @@ def test_random_damage_never_escapes_and_every_untouched_line_is_stored(written,
 
 def test_a_file_that_fails_to_read_midway_keeps_what_was_stored(written, project, tmp_path, monkeypatch):
     """An I/O error on the results file (a network drive gone) stops the import with what is kept, in words."""
-    import core.llm.batch_files as batch_files
+    import core.profile.batch_files.importing as importing
     from core.errors import GrammarLensError
 
-    real = batch_files._result_lines
+    real = importing.result_lines
 
     def failing(fh, max_bytes):
         for n, item in enumerate(real(fh, max_bytes)):
@@ -472,9 +473,9 @@ def test_a_file_that_fails_to_read_midway_keeps_what_was_stored(written, project
                 raise OSError(5, "Input/output error")
             yield item
 
-    monkeypatch.setattr(batch_files, "_result_lines", failing)
-    monkeypatch.setattr(batch_files, "CHUNK_LINES", 2)
-    monkeypatch.setattr(batch_files, "CHUNK_PAUSE", 0.0)
+    monkeypatch.setattr(importing, "result_lines", failing)
+    monkeypatch.setattr(importing, "CHUNK_LINES", 2)
+    monkeypatch.setattr(importing, "CHUNK_PAUSE", 0.0)
     results = tmp_path / "results.jsonl"
     results.write_bytes(b"\n".join(good_lines(written)) + b"\n")
     with pytest.raises(GrammarLensError) as info:
@@ -482,22 +483,22 @@ def test_a_file_that_fails_to_read_midway_keeps_what_was_stored(written, project
     assert info.value.message == "Reading results.jsonl failed after line 3: Input/output error."
     assert info.value.hint.startswith("The 2 answer(s) stored before were kept")
     assert sum(stored_features(project).values()) == 2  # the first chunk; the third line was rolled back
-    monkeypatch.setattr(batch_files, "_result_lines", real)
+    monkeypatch.setattr(importing, "result_lines", real)
     assert import_batch_results([project], results).imported == 3  # the rest, once
 
 
 def test_a_bug_while_storing_one_line_costs_only_that_line(written, project, tmp_path, monkeypatch):
     """An exception nobody foresaw (a bug) rolls back its line's savepoint, is listed as one, and the rest import."""
-    import core.llm.batch_files as batch_files
+    import core.profile.batch_files.importing as importing
 
-    real = batch_files._store_answer
+    real = importing.store_answer
 
     def store(number, body, usage_read, request, s):
         real(number, body, usage_read, request, s)  # stored, then the bug: the savepoint must undo it
         if request.feature_id == "GB107":
             raise RuntimeError("a bug")
 
-    monkeypatch.setattr(batch_files, "_store_answer", store)
+    monkeypatch.setattr(importing, "store_answer", store)
     results = tmp_path / "results.jsonl"
     results.write_bytes(b"\n".join(good_lines(written)) + b"\n")
     report = import_batch_results([project], results)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 import re
 
+from bench.rag import load_items, run_bench
 from cli import main
 from core.llm import LlmClient, feature_of
 from core.llm.batch_api import fetch, status, submit
-from bench.rag import load_items, run_bench
 
 
 def _language_of(request: dict) -> str:

@@ -34,7 +34,7 @@ def _settings(llm) -> BatchSettings:
 
 
 def _requests(llm_project, llm_settings, folder: Path) -> Path:
-    from core.llm.batch_files import write_batch_requests
+    from core.profile.batch_files import write_batch_requests
 
     out = folder / "requests.jsonl"
     write_batch_requests([llm_project.path], ["81A"], out, _settings(llm_settings))
@@ -45,7 +45,7 @@ def _requests(llm_project, llm_settings, folder: Path) -> Path:
 
 @pytest.mark.parametrize("where", ["out", "part"])
 def test_write_batch_requests_never_writes_over_a_project(llm_project, llm_settings, tmp_path, where) -> None:
-    from core.llm.batch_files import write_batch_requests
+    from core.profile.batch_files import write_batch_requests
 
     llm_project.project.close()
     out = tmp_path / "requests.jsonl"
@@ -57,7 +57,7 @@ def test_write_batch_requests_never_writes_over_a_project(llm_project, llm_setti
 
 def test_write_batch_requests_refuses_a_part_that_is_a_folder_and_rewrites_its_own_file(llm_project, llm_settings,
                                                                                        tmp_path) -> None:
-    from core.llm.batch_files import write_batch_requests
+    from core.profile.batch_files import write_batch_requests
 
     llm_project.project.close()
     out = _requests(llm_project, llm_settings, tmp_path)
@@ -95,9 +95,9 @@ def test_fetch_never_writes_over_a_project(llm_project, llm_settings, tmp_path, 
 # -- bench rag --batch-out ----------------------------------------------------------------------------------
 
 def test_bench_rag_write_requests_checks_out_and_part_and_leaves_no_part(tmp_path) -> None:
+    from bench.rag_batch import write_requests
     from core.catalog import load_catalog
     from core.llm import LlmSettings
-    from bench.rag_batch import write_requests
 
     spec, settings, empty = load_catalog().get("81A"), LlmSettings(), tmp_path / "no-benchmark"
     empty.mkdir()
