@@ -23,6 +23,7 @@ from pathlib import Path
 
 from core.catalog import load_catalog
 from core.errors import Cancelled, GrammarLensError
+from core.llm.errors import LlmError
 from core.llm.features import feature_of
 from core.llm.pricing import cost_usd
 from core.llm.prompts import build_prompt
@@ -234,7 +235,7 @@ def run_job(project_path: str | Path, job_id: int, settings: BatchSettings,
     def _one(feature_id: str) -> tuple[str, int | None, int | None]:
         with open_project(project_path) as conn:
             if settings.mode == "llm":
-                from core.llm import classify, feature_of
+                from core.llm.classification import classify  # openai, as LlmClient above
 
                 c = classify(conn, feature_of(feature_id), config=settings.config, client=client,
                              retrieval_settings=settings.retrieval)
@@ -304,7 +305,7 @@ def _embed_book_first(project: ProjectDatabase, settings: BatchSettings, progres
 
 def _is_fatal(exc: BaseException) -> bool:
     """Errors that make the remaining features pointless to try: bad key, unknown model, bugs."""
-    return getattr(exc, "kind", None) in FATAL_KINDS or not isinstance(exc, GrammarLensError)
+    return (isinstance(exc, LlmError) and exc.kind in FATAL_KINDS) or not isinstance(exc, GrammarLensError)
 
 
 def _retrieve_only(project: ProjectDatabase, feature_id: str, settings: BatchSettings) -> int:
