@@ -30,12 +30,15 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from PySide6.QtCore import QElapsedTimer, QEventLoop, QSettings, QTimer
 
 from bench.paths import REPO, SHARED_GRAMMARS
 from bench.stub_server import stub_server_class
+
+if TYPE_CHECKING:
+    from gui.window.main_window import MainWindow
 
 FIRST_EVIDENCE_FEATURE = "81A"
 KEY_PACES_S = (1.0, 0.5)  # seconds between two "next feature" keys of the coding-pass measurement
@@ -97,15 +100,21 @@ def _wait(app, predicate, timeout_s: float) -> bool:
     return bool(predicate())
 
 
-def _app_settings(server_url: str, reranker: str | None) -> "object":
-    """The bench's settings: the local server, and the app's default retrieval unless ``reranker`` is given."""
+def _bench_window(folder: Path, server_url: str, reranker: str | None, size: tuple[int, int]) -> MainWindow:
+    """A main window with the bench's own settings file in ``folder``: the local server, and the app's
+    default retrieval unless ``reranker`` is given (the person's own settings are never touched)."""
     from core.retrieval import RetrievalSettings
-    from gui.common.settings import AppSettings
+    from gui.common.settings import AppSettings, save_settings
+    from gui.window.main_window import MainWindow
 
     settings = AppSettings.local_server(server_url, reranker=RetrievalSettings().reranker)
     if reranker is not None:
         settings.retrieval = settings.retrieval.with_(reranker=reranker or None)
-    return settings
+    store = QSettings(str(folder / "bench.ini"), QSettings.Format.IniFormat)
+    save_settings(settings, store)
+    window = MainWindow(store)
+    window.resize(*size)
+    return window
 
 
 @contextlib.contextmanager
@@ -135,18 +144,12 @@ def first_evidence_child(project: Path, feature_id: str = FIRST_EVIDENCE_FEATURE
     it again in this process (``reopen``).  Run by ``bench gui-first-evidence``.
     """
     from gui.app import make_application
-    from gui.common.settings import save_settings
-    from gui.window.main_window import MainWindow
 
     app = make_application()
     out: dict = {"project": str(project), "feature": feature_id}
     with tempfile.TemporaryDirectory() as tmp, answer_server(llm_url) as server_url:
-        store = QSettings(str(Path(tmp) / "bench.ini"), QSettings.Format.IniFormat)
-        settings = _app_settings(server_url, reranker)
-        save_settings(settings, store)
-        out["reranker"] = settings.retrieval.reranker
-        window = MainWindow(store)
-        window.resize(1280, 800)
+        window = _bench_window(Path(tmp), server_url, reranker, (1280, 800))
+        out["reranker"] = window.settings.retrieval.reranker
         features, state = window.features, window.state
         seen: dict[str, float] = {}
 
@@ -289,8 +292,6 @@ def run_bench(pdf: Path = DEFAULT_PDF, *, reranker: str | None = None, repeats: 
     from core.ingest import ingest_pdf
     from core.store import create_project
     from gui.app import build_demo_project, make_application
-    from gui.common.settings import save_settings
-    from gui.window.main_window import MainWindow
 
     app = make_application()
     results: dict = {"pdf": "demo" if demo else str(pdf)}
@@ -309,12 +310,8 @@ def run_bench(pdf: Path = DEFAULT_PDF, *, reranker: str | None = None, repeats: 
             if only == "first-evidence":
                 return _report(results, as_json, only)
 
-        store = QSettings(str(Path(tmp) / "bench.ini"), QSettings.Format.IniFormat)
-        settings = _app_settings(server_url, reranker)
-        save_settings(settings, store)
-        results["reranker"] = settings.retrieval.reranker
-        window = MainWindow(store)
-        window.resize(1400, 900)
+        window = _bench_window(Path(tmp), server_url, reranker, (1400, 900))
+        results["reranker"] = window.settings.retrieval.reranker
         window.show()
         _wait(app, lambda: window.catalog is not None, 30)
         if only == "key-pace":

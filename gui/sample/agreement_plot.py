@@ -16,7 +16,6 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from core.sample.view_data import AgreementSeries
-from gui.sample.none_guard import keep_none_alive
 
 AGREEMENT_COLOUR, KAPPA_COLOUR = QColor("#3b6fb6"), QColor("#e08a2c")
 ROW = 22
@@ -66,7 +65,6 @@ class AgreementPlot(QWidget):
             painter.end()
 
     def paint_figure(self, painter: QPainter, size: QSize) -> None:
-        keep_none_alive()  # PySide6 6.12 on Python 3.11 loses a reference to None per void call
         font = QFont(painter.font())
         painter.setFont(font)
         metrics = QFontMetrics(font)

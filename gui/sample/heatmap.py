@@ -22,7 +22,6 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QMouseEvent, QPai
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from core.sample.view_data import ACCEPTED, HAND, PREDICTED, UNKNOWN, SampleLanguage, SampleView
-from gui.sample.none_guard import keep_none_alive
 from gui.sample.palette import BORDER_COLOUR, DISAGREE_COLOUR, UNKNOWN_COLOUR, ValuePalette, text_colour_on
 
 CELL = 14  # pixels a cell, gap included
@@ -117,7 +116,6 @@ class HeatmapWidget(QWidget):
             painter.end()
 
     def paint_figure(self, painter: QPainter, size: QSize) -> None:
-        keep_none_alive()  # PySide6 6.12 on Python 3.11 loses a reference to None per void call
         painter.setFont(self._font)
         painter.setPen(QColor("#000000"))
         metrics = QFontMetrics(self._font)

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 from core.errors import GrammarLensError
 from core.sample import world_outline
 from core.sample.view_data import PREDICTED, UNKNOWN, SampleLanguage, SampleView
-from gui.sample.none_guard import keep_none_alive
 from gui.sample.palette import DISAGREE_COLOUR, UNKNOWN_COLOUR, ValuePalette
 
 SEA, LAND, COAST = QColor("#dfeaf3"), QColor("#f4f1e8"), QColor("#9a9a9a")
@@ -132,7 +131,6 @@ class MapWidget(QWidget):
 
     def paint_figure(self, painter: QPainter, size: QSize) -> list[tuple[QPointF, SampleLanguage]]:
         """Draw the map into ``size``; returns where each language's point went (for hovering and clicks)."""
-        keep_none_alive()  # PySide6 6.12 on Python 3.11 loses a reference to None per void call
         rect = self.map_rect(size)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.fillRect(rect, SEA)

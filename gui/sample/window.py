@@ -28,7 +28,6 @@ from gui.sample.agreement_plot import AgreementPlot
 from gui.sample.figures import export_figure
 from gui.sample.heatmap import HeatmapWidget
 from gui.sample.map_view import MapWidget
-from gui.sample.none_guard import keep_none_alive
 from gui.sample.palette import ValuePalette
 from gui.common.task_bar import TaskBar
 
@@ -72,7 +71,6 @@ class SampleWindow(QMainWindow):
     def __init__(self, runner: OperationRunner | None = None, store: QSettings | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
-        keep_none_alive()
         # its own runner has no Qt parent: a result queued while the window is deleted still finds it alive
         self.runner = runner or OperationRunner()
         self.store = store
