@@ -25,7 +25,7 @@ class ValueRecord:
     label: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a batch import holds tens of thousands
 class Evidence:
     """A grammar paragraph offered to the model, and, once answered, whether the model cited it.
 

@@ -2,7 +2,7 @@
 
 Why a module of its own: answering a set elsewhere (the OpenAI Batch API at half price, or vLLM
 ``run_batch`` on a GPU machine) is a job of its own beside running a batch in the app.  The file is
-written or read in the background (:mod:`core.llm.batch_files` through
+written or read in the background (:mod:`core.profile.batch_files` through
 :mod:`gui.profile.profile_backend`) with the dock's progress bar and Cancel;
 :mod:`gui.profile.profile_batch_files` words the report.  :class:`BatchFileActions` is a part of
 :class:`gui.profile.profile_view.ProfileView` (a mixin): it uses the dock's widgets and signals.

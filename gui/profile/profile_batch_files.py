@@ -1,6 +1,6 @@
 """What the Profile dock says after writing a batch file or importing its results.
 
-Why a module of its own: the reports of :mod:`core.llm.batch_files` count many kinds of lines
+Why a module of its own: the reports of :mod:`core.profile.batch_files` count many kinds of lines
 (imported, already stored, errors, unknown, stale, unparsable...) and the person needs the
 counts that matter in one sentence, the first few problem lines to act on, and the rest on
 demand.  The wording lives here, next to the one message box that shows it; the dock only runs
@@ -49,7 +49,7 @@ class Summary:
 
 
 def summarise_write(report: Any, feature_set: str) -> Summary:
-    """Words for a :class:`core.llm.batch_files.BatchWriteReport`."""
+    """Words for a :class:`core.profile.batch_files.BatchWriteReport`."""
     name = Path(report.out_path).name
     skipped = f"{report.skipped:,} feature(s) already answered were skipped" if report.skipped else ""
     if report.written:
@@ -68,7 +68,7 @@ def summarise_write(report: Any, feature_set: str) -> Summary:
 
 
 def summarise_import(report: Any) -> Summary:
-    """Words for a :class:`core.llm.batch_files.BatchImportReport`: counts, then its warnings (a backup that
+    """Words for a :class:`core.profile.batch_files.BatchImportReport`: counts, then its warnings (a backup that
     could not be taken) and the first problem lines."""
     counts = [f"{getattr(report, key):,} {label}" for key, label in IMPORT_COUNTS if getattr(report, key)]
     line = (f"Imported {report.imported:,} of {report.lines:,} line(s) from {Path(report.results_path).name}"
