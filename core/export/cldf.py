@@ -22,8 +22,9 @@ import re
 from pathlib import Path
 from typing import Callable
 
-from core.errors import GrammarLensError
 from core.catalog.glottocode import EXAMPLE, is_glottocode
+from core.catalog.model import Feature
+from core.errors import GrammarLensError
 from core.profile.entries import ACCEPTED, CODED, OVERRIDDEN, UNKNOWN, ProfileEntry
 from core.store.database import ProjectDatabase
 
@@ -164,17 +165,10 @@ def _tables(rows: list[ProfileEntry], name: str, glottocode: str | None, key: st
         if feature is not None and not e.is_unknown and not known:
             warnings.append(f"{e.feature_id}: {e.code!r} is not one of the feature's codes, "
                             "so it is exported without a Code_ID.")
-        values[vid] = {
-            "ID": vid, "Language_ID": lid, "Parameter_ID": pid, "Value": e.code,
-            "Code_ID": f"{pid}-{cldf_id(e.code)}" if known and e.code is not None and not e.is_unknown else None,
-            "Comment": comment_of(e), "Source": [source_of(key, e)] if key else [],
-        }
+        values[vid] = value_row(lid, e, feature, key)
         if pid not in parameters:
-            parameters[pid] = {"ID": pid, "Name": e.name or e.feature_id,
-                               "Description": feature.definition if feature else ""}
-            if feature is not None:
-                codes.extend({"ID": f"{pid}-{cldf_id(c)}", "Parameter_ID": pid, "Name": label}
-                             for c, label in feature.values)
+            parameters[pid], feature_codes = parameter_rows(e, feature)
+            codes.extend(feature_codes)
     order = {vid: i for i, vid in enumerate(f"{lid}-{cldf_id(e.feature_id)}" for e in rows)}
     return {
         "ValueTable": sorted(values.values(), key=lambda v: order[v["ID"]]),
@@ -182,6 +176,28 @@ def _tables(rows: list[ProfileEntry], name: str, glottocode: str | None, key: st
         "ParameterTable": list(parameters.values()),
         "CodeTable": codes,
     }
+
+
+def value_row(lid: str, entry: ProfileEntry, feature: Feature | None, key: str | None) -> dict:
+    """One ValueTable row: the value, its Code_ID when it is one of the feature's codes, Comment and Source."""
+    pid = cldf_id(entry.feature_id)
+    known = feature is not None and entry.code is not None and entry.code in dict(feature.values)
+    return {
+        "ID": f"{lid}-{pid}", "Language_ID": lid, "Parameter_ID": pid, "Value": entry.code,
+        "Code_ID": f"{pid}-{cldf_id(entry.code)}" if known and entry.code is not None and not entry.is_unknown
+        else None,
+        "Comment": comment_of(entry), "Source": [source_of(key, entry)] if key else [],
+    }
+
+
+def parameter_rows(entry: ProfileEntry, feature: Feature | None) -> tuple[dict, list[dict]]:
+    """The ParameterTable row of the entry's feature and its CodeTable rows (none for a feature not in the catalog)."""
+    pid = cldf_id(entry.feature_id)
+    parameter = {"ID": pid, "Name": entry.name or entry.feature_id,
+                 "Description": feature.definition if feature else ""}
+    codes = [{"ID": f"{pid}-{cldf_id(c)}", "Parameter_ID": pid, "Name": label}
+             for c, label in (feature.values if feature is not None else ())]
+    return parameter, codes
 
 
 def _write(folder: Path, tables: dict[str, list[dict]], name: str, bibtex: str | None) -> None:
@@ -195,7 +211,8 @@ def _write(folder: Path, tables: dict[str, list[dict]], name: str, bibtex: str |
         ds.add_sources(bibtex)
     ds.properties["dc:title"] = f"GrammarLens profile of {name}"
     ds.properties["dc:description"] = ("Typological feature values read from a descriptive grammar with "
-                                       "retrieval-augmented classification; see each value's Comment for its review status.")
+                                       "retrieval-augmented classification; see each value's Comment for its "
+                                       "review status.")
     ds.write(**tables)
 
 
@@ -221,6 +238,7 @@ def read_cldf_values(metadata: str | Path) -> dict[str, dict]:
     with csv_field_limit():
         ds = pycldf.Dataset.from_metadata(metadata)
         rows = list(ds["ValueTable"])
-    return {str(r["Parameter_ID"]): {"value": r["Value"], "code_id": r.get("Code_ID"), "source": list(r["Source"] or []),
-                                     "language_id": r["Language_ID"], "comment": r.get("Comment")}
+    return {str(r["Parameter_ID"]): {"value": r["Value"], "code_id": r.get("Code_ID"),
+                                     "source": list(r["Source"] or []), "language_id": r["Language_ID"],
+                                     "comment": r.get("Comment")}
             for r in rows}

@@ -168,20 +168,24 @@ def compare_snapshots(a: Snapshot, b: Snapshot, *, groups: dict[str, str] | None
     disagreements: list[Disagreement] = []
     from core.profile.entries import sort_key
 
+    both: list[tuple[str, CoderValue, CoderValue]] = []  # (group, A's value, B's value) where both coded
     for fid in sorted(set(values_a) | set(values_b), key=sort_key):
         va, vb = values_a.get(fid), values_b.get(fid)
         name = catalog.get(fid).name if fid in catalog else fid
         group = group_of(fid, groups)
-        verdict = ONLY_B if va is None else ONLY_A if vb is None else AGREE if va.code == vb.code else DISAGREE
+        if va is None or vb is None:
+            features.append(FeatureVerdict(fid, name, group, ONLY_B if va is None else ONLY_A, va, vb))
+            continue
+        verdict = AGREE if va.code == vb.code else DISAGREE
         features.append(FeatureVerdict(fid, name, group, verdict, va, vb))
+        both.append((group, va, vb))
         if verdict == DISAGREE:
             disagreements.append(Disagreement(fid, name, group, va, vb))
-    both = [f for f in features if f.a is not None and f.b is not None]
-    overall = cohen_kappa([f.a.code for f in both], [f.b.code for f in both])
+    overall = cohen_kappa([a.code for _g, a, _b in both], [b.code for _g, _a, b in both])
     by_group: dict[str, Kappa] = {}
-    for g in sorted({f.group for f in both}):
-        part = [f for f in both if f.group == g]
-        by_group[g] = cohen_kappa([f.a.code for f in part], [f.b.code for f in part])
+    for g in sorted({group for group, _a, _b in both}):
+        part = [(a, b) for group, a, b in both if group == g]
+        by_group[g] = cohen_kappa([a.code for a, _b in part], [b.code for _a, b in part])
     return CoderComparison(_side(a), _side(b), features, disagreements, overall, by_group, warnings)
 
 

@@ -57,7 +57,7 @@ def _tables(languages: list[Snapshot], *, reviewed_only: bool, include_unknown: 
             warnings: list[str]) -> tuple[dict[str, list[dict]], str]:
     from core.catalog import load_catalog
     from core.catalog.languages import place_of
-    from core.export.cldf import cldf_id, comment_of, language_id, source_of
+    from core.export.cldf import cldf_id, language_id, parameter_rows, value_row
 
     catalog = load_catalog()
     values: list[dict] = []
@@ -84,19 +84,10 @@ def _tables(languages: list[Snapshot], *, reviewed_only: bool, include_unknown: 
                 continue
             seen.add(pid)
             feature = catalog.get(e.feature_id) if e.feature_id in catalog else None
-            known = feature is not None and e.code in dict(feature.values)
-            values.append({
-                "ID": f"{lid}-{pid}", "Language_ID": lid, "Parameter_ID": pid, "Value": e.code,
-                "Code_ID": f"{pid}-{cldf_id(e.code)}" if known and not e.is_unknown else None,
-                "Comment": comment_of(e), "Source": [source_of(key, e)] if key else [],
-                "Status": e.status, "Coder": e.reviewer or None,
-            })
+            values.append({**value_row(lid, e, feature, key), "Status": e.status, "Coder": e.reviewer or None})
             if pid not in parameters:
-                parameters[pid] = {"ID": pid, "Name": e.name or e.feature_id,
-                                   "Description": feature.definition if feature else ""}
-                if feature is not None:
-                    codes.extend({"ID": f"{pid}-{cldf_id(c)}", "Parameter_ID": pid, "Name": label}
-                                 for c, label in feature.values)
+                parameters[pid], feature_codes = parameter_rows(e, feature)
+                codes.extend(feature_codes)
     tables = {"ValueTable": values, "LanguageTable": language_rows, "ParameterTable": list(parameters.values()),
               "CodeTable": codes}
     return tables, keys.bibtex()
