@@ -212,7 +212,7 @@ class _Writer:
         self.ensure(size * LEADING * 3 + 10)
         x = MARGIN_X + 34
         self.text_line(MARGIN_X, f"({ex.number})", size)
-        for word, gloss in zip(ex.words, ex.glosses):
+        for word, gloss in zip(ex.words, ex.glosses, strict=True):
             self.text_line(x, word, size, "tiit")
             self.y += size * LEADING
             self.text_line(x, gloss, size * 0.92)

@@ -7,10 +7,10 @@ Qt item models only present them (STYLE.md: plain models, thin adapters).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 
-class ParagraphKind(str, Enum):
+class ParagraphKind(StrEnum):
     """What a paragraph is, so retrieval can weigh prose above tables of contents."""
 
     PROSE = "prose"
@@ -23,7 +23,7 @@ class ParagraphKind(str, Enum):
     ENTRY = "entry"  # dictionary entry: headword, pronunciation, part of speech, gloss, examples
 
 
-class LabelSource(str, Enum):
+class LabelSource(StrEnum):
     """Where a paragraph's printed page number comes from, best first."""
 
     PDF_LABELS = "pdf_labels"  # the PDF's own /PageLabels

@@ -45,7 +45,8 @@ def load_cldf_descriptions(folder: str | Path) -> dict[str, str]:
             dataset = pycldf.Dataset.from_metadata(path)
             parameters = list(dataset["ParameterTable"])
         except Exception as exc:  # pycldf raises many types for a broken release
-            raise GrammarLensError(f"Cannot read CLDF dataset {path}: {exc}", "Check that the release is complete.") from exc
+            raise GrammarLensError(f"Cannot read CLDF dataset {path}: {exc}",
+                                   "Check that the release is complete.") from exc
         for row in parameters:
             text = (row.get("Description") or "").strip()
             chapter = row.get("Chapter_ID")

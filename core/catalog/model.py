@@ -84,7 +84,7 @@ class Feature:
     vocabulary: Vocabulary = Vocabulary()
     curated: bool = False  # a hand-written vocabulary (and, for the paper's four, prompts)
     coding: dict = field(default_factory=dict, compare=False, hash=False)  # Grambank coders' order and units
-    sub_features: tuple["Feature", ...] = field(default=(), compare=False, hash=False, repr=False)
+    sub_features: tuple[Feature, ...] = field(default=(), compare=False, hash=False, repr=False)
 
     # -- values and options -------------------------------------------------------------------
 
@@ -170,7 +170,7 @@ class Feature:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> "Feature":
+    def from_json(cls, data: dict) -> Feature:
         vocab = data.get("vocabulary") or {}
         return cls(
             id=data["id"],

@@ -7,14 +7,43 @@ Public API: decisions :func:`code`, :func:`accept`, :func:`override`, :func:`add
 (digit keys of a coding pass); look-ahead :class:`EvidenceCache` and :func:`pinned_first`.
 """
 
-from core.coding.coding_pass import (ALL, DISAGREE, FILTERS, PREDICTED, UNCODED, CodingPass, Counter, FeatureState,
-                                     ordered_features)
-from core.coding.decisions import (accept, add_note, code, current, current_pins, history, make_pins, override, pin,
-                                   undo, unpin)
+from core.coding.coding_pass import (
+                                     ALL,
+                                     DISAGREE,
+                                     FILTERS,
+                                     PREDICTED,
+                                     UNCODED,
+                                     CodingPass,
+                                     Counter,
+                                     FeatureState,
+                                     ordered_features,
+)
+from core.coding.decisions import (
+                                     accept,
+                                     add_note,
+                                     code,
+                                     current,
+                                     current_pins,
+                                     history,
+                                     make_pins,
+                                     override,
+                                     pin,
+                                     undo,
+                                     unpin,
+)
 from core.coding.lookahead import EvidenceCache, Prefetched, pinned_first
-from core.records.decisions import (ACCEPTED, CODED, NOTE, OVERRIDDEN, UNKNOWN, UNKNOWN_CODE, VALUE_STATUSES, Decision,
-                                 Pin)
 from core.coding.values import NOT_ENOUGH_INFORMATION, codable_feature, coding_ids, resolve_value, value_choices
+from core.records.decisions import (
+                                     ACCEPTED,
+                                     CODED,
+                                     NOTE,
+                                     OVERRIDDEN,
+                                     UNKNOWN,
+                                     UNKNOWN_CODE,
+                                     VALUE_STATUSES,
+                                     Decision,
+                                     Pin,
+)
 
 __all__ = [
     "ACCEPTED", "ALL", "CODED", "DISAGREE", "FILTERS", "NOTE", "NOT_ENOUGH_INFORMATION", "OVERRIDDEN", "PREDICTED",

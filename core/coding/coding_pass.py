@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from core.records.decisions import Decision
 from core.coding.values import coding_ids
+from core.records.decisions import Decision
 from core.store import decisions as store
 from core.store.database import ProjectDatabase
 
@@ -99,7 +99,7 @@ class CodingPass:
 
     @classmethod
     def open(cls, project: ProjectDatabase, feature_set: str, filter: str = ALL,
-             references: dict | None = None) -> "CodingPass":
+             references: dict | None = None) -> CodingPass:
         """Read the states of every feature of ``feature_set``.
 
         ``references`` maps feature id -> a database value with a ``code`` (see

@@ -15,9 +15,9 @@ from __future__ import annotations
 import functools
 from typing import Callable, Iterable, ParamSpec, Sequence, TypeVar
 
-from core.records.decisions import (ACCEPTED, CODED, NOTE, OVERRIDDEN, UNKNOWN, UNKNOWN_CODE, Decision, Pin)
 from core.coding.values import NOT_ENOUGH_INFORMATION, codable_feature, resolve_value
 from core.errors import GrammarLensError
+from core.records.decisions import ACCEPTED, CODED, NOTE, OVERRIDDEN, UNKNOWN, UNKNOWN_CODE, Decision, Pin
 from core.store import decisions as store
 from core.store.database import ProjectDatabase
 from core.timestamps import now_iso
@@ -221,7 +221,8 @@ def undo(project: ProjectDatabase, feature_id: str, *, reviewer: str = "") -> De
 def _without(pins: tuple[Pin, ...], paragraph_ids: Iterable[int], page_labels: Iterable[str]) -> tuple[Pin, ...]:
     """``pins`` less those of the given paragraphs and of the given printed pages (page-only pins)."""
     ids, labels = {int(i) for i in paragraph_ids}, {str(x).strip() for x in page_labels}
-    return tuple(p for p in pins if p.paragraph_id not in ids and not (p.paragraph_id is None and p.page_label in labels))
+    return tuple(p for p in pins
+                 if p.paragraph_id not in ids and not (p.paragraph_id is None and p.page_label in labels))
 
 
 def _append(project: ProjectDatabase, rows: list[store.NewDecision]) -> list[Decision]:

@@ -26,7 +26,8 @@ def resolve_feature_set(project: ProjectDatabase | None, spec: str) -> list[str]
     """
     text = spec.strip()
     if not text:
-        raise GrammarLensError("No feature set given.", "Use paper, grambank, wals, a saved list or ids like 81A,GB107.")
+        raise GrammarLensError("No feature set given.",
+                               "Use paper, grambank, wals, a saved list or ids like 81A,GB107.")
     catalog = load_catalog()
     key = text.casefold()
     if key == "paper":

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from core.catalog import load_catalog
 from core.catalog.model import Feature
-from core.records.decisions import UNKNOWN_CODE
 from core.errors import GrammarLensError
+from core.records.decisions import UNKNOWN_CODE
 
 NOT_ENOUGH_INFORMATION = "Not enough information"  # the label a "?" is shown and stored with
 _UNKNOWN_SPELLINGS = {UNKNOWN_CODE, "not enough information", "unknown", "nei"}

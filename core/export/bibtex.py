@@ -10,6 +10,7 @@ or, should an old project hold one that no longer passes the check, a working on
 
 from __future__ import annotations
 
+import contextlib
 import re
 import unicodedata
 from pathlib import Path
@@ -38,7 +39,7 @@ def _pdf_metadata(path: str) -> dict:
 
         with pymupdf.open(path) as doc:
             meta = doc.metadata or {}
-    except Exception:  # noqa: BLE001 - a moved or broken PDF just gives no metadata
+    except Exception:
         return {}
     year = re.search(r"D:(\d{4})", meta.get("creationDate") or "")
     return {"author": (meta.get("author") or "").strip(), "year": year.group(1) if year else "",
@@ -114,7 +115,7 @@ def check_bibtex(text: str) -> str:
         entries = list(data.entries.items())
         if len(entries) == 1:
             _written_and_read_back(data)
-    except Exception as exc:  # noqa: BLE001 - simplepybtex raises its own error types (PybtexError, ...)
+    except Exception as exc:
         raise GrammarLensError(f"The BibTeX entry cannot be read: {_one_line(exc)}",
                                "Check braces and commas; write several authors as "
                                "'Last, First and Last, First', an institution in braces: {SIL International}.") from exc
@@ -171,10 +172,8 @@ def get_bibtex(project: ProjectDatabase, document_id: int | None = None) -> str:
         return stored
     text = generate_bibtex(doc)
     if not is_read_only(project):
-        try:
+        with contextlib.suppress(GrammarLensError):  # a read-only project still exports with the generated entry
             set_document_bibtex(project, doc.id, text)
-        except GrammarLensError:
-            pass  # a read-only project still exports with the generated entry
     return text
 
 
@@ -183,7 +182,7 @@ def _parses(text: str) -> bool:
 
     try:
         return len(parse_string(text, bib_format="bibtex").entries) >= 1
-    except Exception:  # noqa: BLE001 - any parser error means "does not parse"
+    except Exception:
         return False
 
 

@@ -16,17 +16,28 @@ import re
 import unicodedata
 
 # lowercase name particles that belong to the last name ("van der Berg, Jan")
-PARTICLES = frozenset("van von der den de del della dei degli di da dal dos das do du des la le ter ten zu zur af "
-                      "av bin binti ibn al el".split())
-SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
+PARTICLES = frozenset([
+    "van", "von", "der", "den", "ter", "ten",  # Dutch, German
+    "de", "del", "della", "dei", "degli", "di", "da", "dal", "dos", "das", "do",  # Romance
+    "du", "des", "la", "le",  # French
+    "zu", "zur",  # German
+    "af", "av",  # Scandinavian
+    "bin", "binti", "ibn", "al", "el",  # Arabic, Malay
+])
+SUFFIXES = frozenset(["jr", "jr.", "sr", "sr.", "ii", "iii", "iv"])
 # words that make a name an institution's, never a person's
-CORPORATE_WORDS = frozenset(
-    "press publisher publishers publishing university universität université universidad universiteit institute "
-    "institut instituto society association international committee council ministry department dept centre "
-    "center foundation team project group organization organisation inc inc. ltd ltd. gmbh library museum "
-    "academy laboratory lab consortium programme program network union office service services school college "
-    "faculty editors editorial board corporation company co. llc sil unesco government archive archives agency "
-    "bureau commission trust linguistics".split())
+CORPORATE_WORDS = frozenset([
+    "press", "publisher", "publishers", "publishing",
+    "university", "universität", "université", "universidad", "universiteit",
+    "institute", "institut", "instituto", "society", "association", "international",
+    "committee", "council", "ministry", "department", "dept", "centre", "center", "foundation",
+    "team", "project", "group", "organization", "organisation",
+    "inc", "inc.", "ltd", "ltd.", "gmbh", "corporation", "company", "co.", "llc",
+    "library", "museum", "academy", "laboratory", "lab", "consortium", "programme", "program", "network",
+    "union", "office", "service", "services", "school", "college", "faculty",
+    "editors", "editorial", "board",
+    "sil", "unesco", "government", "archive", "archives", "agency", "bureau", "commission", "trust", "linguistics",
+])
 MAX_PERSON_WORDS = 6
 _ET_AL = re.compile(r"(?:,|;)?\s*(?:\bet\.?\s*al\b\.?|\band\s+others\b|\bu\.\s*a\.|\bothers\b)\s*$", re.IGNORECASE)
 # separators between people; ", and" / ", with" first so that the comma goes with them

@@ -17,6 +17,7 @@ read a dataset back) read fields longer than its default 131,072 characters, for
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import os
 import secrets
@@ -136,13 +137,9 @@ def _publish(staging: Path, target: Path) -> None:
         for name in moved:
             (target / name).unlink(missing_ok=True)
         for name in kept:
-            try:
+            with contextlib.suppress(OSError):  # the old file stays in ``aside``, which is then kept (not empty)
                 os.replace(aside / name, target / name)
-            except OSError:
-                pass  # the old file stays in ``aside``, which is then kept (not empty)
-        try:
+        with contextlib.suppress(OSError):
             aside.rmdir()
-        except OSError:
-            pass
         raise
     shutil.rmtree(aside, ignore_errors=True)  # the replaced files, once every new one is in place

@@ -42,7 +42,8 @@ ABBREVIATIONS: dict[str, str] = {
     "ipfv": "imperfective", "pfv": "perfective", "prog": "progressive", "fut": "future", "pst": "past",
 }
 
-_ABBREVIATION = r"(?:%s)\." % "|".join(sorted(map(re.escape, ABBREVIATIONS), key=len, reverse=True))
+_ABBREVIATION_WORDS = "|".join(sorted(map(re.escape, ABBREVIATIONS), key=len, reverse=True))  # longest first
+_ABBREVIATION = rf"(?:{_ABBREVIATION_WORDS})\."
 # One part-of-speech label: "n.", "def. art.", "pl.v.", "adv.phr.", "v. pl." (at most three pieces).
 _POS = re.compile(rf"(?<![^\s(])({_ABBREVIATION}(?:\s?{_ABBREVIATION}){{0,2}})(?=[\s,;)]|$)")
 # Headword: up to three words without brackets or bullets, with an optional homonym number glued on.

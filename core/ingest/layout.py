@@ -53,7 +53,7 @@ class Row:
     bold: bool = False
     text: str = field(default="")
 
-    def finish(self) -> "Row":
+    def finish(self) -> Row:
         """Compute the row's box, dominant size and text (one pass: this runs per printed line)."""
         frags = self.fragments
         if len(frags) == 1:  # most rows of prose and of dictionaries
@@ -148,7 +148,7 @@ def find_gutter(fragments: list[Fragment], page_width: float) -> float | None:
     if total < 200:
         return None
     wide_from = 0.6 * page_width
-    full_width = sum(n for f, n in zip(fragments, lengths) if f.x1 - f.x0 >= wide_from)
+    full_width = sum(n for f, n in zip(fragments, lengths, strict=True) if f.x1 - f.x0 >= wide_from)
     if full_width > 0.2 * total:  # prose lines run across the middle: one column
         return None
     lo, hi = 0.35 * page_width, 0.65 * page_width
@@ -185,14 +185,18 @@ def build_rows(fragments: list[Fragment], page_width: float) -> list[Row]:
     ordered: list[Row] = []
     top = float("-inf")
     for band_end in [r.y0 for r in span_rows] + [float("inf")]:
-        in_band = lambda f: top <= (f.y0 + f.y1) / 2 < band_end  # noqa: E731
-        ordered += _rows_of([f for f in left if in_band(f)], column=0)
-        ordered += _rows_of([f for f in right if in_band(f)], column=1)
+        ordered += _rows_of(_in_band(left, top, band_end), column=0)
+        ordered += _rows_of(_in_band(right, top, band_end), column=1)
         following = [r for r in span_rows if r.y0 == band_end]
         ordered += following
         if following:
             top = following[0].y1
     return ordered
+
+
+def _in_band(fragments: list[Fragment], top: float, end: float) -> list[Fragment]:
+    """The fragments whose vertical middle lies in [top, end)."""
+    return [f for f in fragments if top <= (f.y0 + f.y1) / 2 < end]
 
 
 def _rows_of(fragments: list[Fragment], column: int) -> list[Row]:

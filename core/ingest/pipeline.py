@@ -29,7 +29,13 @@ from core.ingest.page_numbers import PageLabel, labels_from_furniture, labels_fr
 from core.ingest.pdf_open import SCANNED_CHARS_PER_PAGE, ocr_available, open_pdf, scanned_error, sha256_of
 from core.ingest.sections import SEPARATOR, SectionIndex, marks_from_headings, marks_from_outline, section_kind
 from core.ingest.segment import (
-    Draft, PlacedRow, mark_hanging_columns, opens_entry, segment, split_dictionary_entries, split_hanging_indents,
+    Draft,
+    PlacedRow,
+    mark_hanging_columns,
+    opens_entry,
+    segment,
+    split_dictionary_entries,
+    split_hanging_indents,
 )
 from core.ingest.text import LazyVocabulary, clean, join_prose_lines
 from core.models import LabelSource, Language, Paragraph, ParagraphKind, Rect
@@ -106,14 +112,15 @@ def _ingest(project: ProjectDatabase, path: Path, language: str | None, glottoco
     printed_1 = next((p[0] for p in page_rows if p[1] == "1" and p[2] is not LabelSource.PDF_PAGE), None)
     seconds = time.perf_counter() - started
     progress.step(len(pages), len(pages), "saving")
-    fields = dict(
-        sha256=digest, file_name=path.name, path=str(path.resolve()), title=title or path.stem,
-        page_count=len(pages), label_source=labels_source, pdf_page_of_printed_1=printed_1,
-        pages=page_rows, paragraphs=paragraphs, seconds=seconds,
-    )
+    fields = {
+        "sha256": digest, "file_name": path.name, "path": str(path.resolve()), "title": title or path.stem,
+        "page_count": len(pages), "label_source": labels_source, "pdf_page_of_printed_1": printed_1,
+        "pages": page_rows, "paragraphs": paragraphs, "seconds": seconds,
+    }
     with project.transaction():  # the document and the language land together or not at all
         document_id = _store(project, chosen_language, fields)
-    return IngestResult(document_id, False, len(pages), len(paragraphs), seconds, chosen_language or get_language(project))
+    return IngestResult(document_id, False, len(pages), len(paragraphs), seconds,
+                        chosen_language or get_language(project))
 
 
 def _store(project: ProjectDatabase, language: Language | None, fields: dict) -> int:

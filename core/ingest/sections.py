@@ -9,9 +9,9 @@ by their numbering (``2.3.1`` is under ``2.3``).
 from __future__ import annotations
 
 import bisect
-from functools import lru_cache
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 SEPARATOR = " > "
 _NUMBERED = re.compile(r"^(\d+(?:\.\d+)*)\.?\s+\S")

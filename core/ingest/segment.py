@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from core.ingest.entries import starts_entry
 from core.ingest.layout import Row
@@ -87,7 +88,7 @@ def _is_table_row(row: Row) -> bool:
     frags = row.fragments
     if len(frags) < 2:
         return False
-    gaps = [b.x0 - a.x1 for a, b in zip(frags, frags[1:])]
+    gaps = [b.x0 - a.x1 for a, b in pairwise(frags)]
     return max(gaps) >= 1.5 * row.size
 
 
@@ -151,7 +152,8 @@ def segment(rows: list[PlacedRow], body_size: float) -> list[Draft]:
                 current = Draft(ParagraphKind.HEADING, [placed])
             continue
         if _is_table_row(row) and not placed.footnote:
-            if pending_table and (pending_table[-1].page != placed.page or row.y0 - pending_table[-1].row.y1 > 2.5 * row.size):
+            last = pending_table[-1] if pending_table else None
+            if last is not None and (last.page != placed.page or row.y0 - last.row.y1 > 2.5 * row.size):
                 flush_table()
             pending_table.append(placed)
             continue
@@ -259,9 +261,9 @@ def _starts_new_prose(draft: Draft, placed: PlacedRow, body_size: float) -> bool
         return bool(re.match(r"^\d{1,3}\s", row.text)) and row.x0 < prev.x0 - 1
     if indented and abs(row.x0 - prev.x0) > 1.5:
         return True
-    if not indented and indent <= 0.5 * row.size and prev.x0 - placed.left > 1.5 * row.size and not prev.text.endswith("-"):
-        return True  # back at the margin after an indented block (a quotation ends)
-    return False
+    # back at the margin after an indented block (a quotation ends)
+    return (not indented and indent <= 0.5 * row.size and prev.x0 - placed.left > 1.5 * row.size
+            and not prev.text.endswith("-"))
 
 
 def split_hanging_indents(drafts: list[Draft], is_list_section) -> list[Draft]:
@@ -283,7 +285,7 @@ def split_hanging_indents(drafts: list[Draft], is_list_section) -> list[Draft]:
             out.extend(run)
         else:
             current: Draft | None = None
-            for placed, starts in zip(rows, flush):
+            for placed, starts in zip(rows, flush, strict=True):
                 if starts or current is None:
                     current = Draft(ParagraphKind.PROSE, [placed])
                     out.append(current)
@@ -292,7 +294,8 @@ def split_hanging_indents(drafts: list[Draft], is_list_section) -> list[Draft]:
         run.clear()
 
     for draft in drafts:
-        if draft.kind in (ParagraphKind.PROSE, ParagraphKind.TABLE) and not draft.rows[0].footnote and is_list_section(draft):
+        poolable = draft.kind in (ParagraphKind.PROSE, ParagraphKind.TABLE) and not draft.rows[0].footnote
+        if poolable and is_list_section(draft):
             run.append(draft)
         else:
             flush_run()
@@ -325,7 +328,7 @@ def split_dictionary_entries(drafts: list[Draft]) -> list[Draft]:
         if len(cuts) == 1:
             out.append(draft)
             continue
-        for start, end in zip(cuts, cuts[1:] + [len(draft.rows)]):
+        for start, end in zip(cuts, cuts[1:] + [len(draft.rows)], strict=True):
             out.append(Draft(ParagraphKind.PROSE, draft.rows[start:end]))
     return out
 
@@ -344,7 +347,7 @@ def mark_hanging_columns(rows: list[PlacedRow], terminal: tuple[str, ...] = TERM
             groups.setdefault((placed.page, placed.column), []).append(placed)
     for group in groups.values():
         hanging = plain = 0
-        for before, after in zip(group, group[1:]):
+        for before, after in pairwise(group):
             size = after.row.size
             flush_before = before.row.x0 - before.left <= 0.3 * size
             indented_after = 0.5 * size < after.row.x0 - after.left < 4 * size

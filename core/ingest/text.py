@@ -64,10 +64,7 @@ def join_prose_lines(lines: list[str], vocabulary: Container[str]) -> str:
             out = line
             continue
         if out.endswith(("-", "‐")) and len(out) > 1 and out[-2].isalpha() and line[0].isalpha():
-            if _is_soft_break(out, line, vocabulary):
-                out = out[:-1] + line
-            else:
-                out = out + line
+            out = (out[:-1] if _is_soft_break(out, line, vocabulary) else out) + line  # a soft hyphen goes
         elif out.endswith(("–", "-", "/")) and len(out) > 1 and out[-2].isalnum() and line[0].isdigit():
             out = out + line  # a page range (3–21) or a DOI broken after its dash or slash
         else:

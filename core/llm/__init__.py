@@ -27,7 +27,12 @@ _EXPORTS = {
     "get_classification": "core.store.classifications", "list_classifications": "core.store.classifications",
 }
 
-__all__ = sorted(_EXPORTS)
+# Spelled out (the keys of _EXPORTS, sorted) so that static tools see the names too.
+__all__ = [
+    "CONFIGS", "Classification", "Evidence", "Flag", "LlmClient", "LlmError", "LlmSettings", "NOT_ENOUGH_INFORMATION",
+    "ValueRecord", "classify", "feature_of", "get_classification", "list_classifications", "resolve_api_key",
+    "test_connection",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -16,15 +16,15 @@ import time
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from core.catalog.model import Feature
 from core.llm.cache import cache_key
 from core.llm.client import ChatResponse, LlmClient
 from core.llm.errors import LlmError
-from core.catalog.model import Feature
 from core.llm.parse import ParsedAnswer, parse_answer
 from core.llm.prompts import Evidence, Prompt, build_prompt
-from core.records.classifications import Flag
 from core.llm.settings import LlmSettings
 from core.llm.tokens import estimate_tokens
+from core.records.classifications import Flag
 
 MAX_SHRINKS = 4
 _FORMAT_REFUSED: set[tuple[str, str]] = set()  # (base url, model) that rejected JSON-schema answers

@@ -15,9 +15,9 @@ from core.llm.cache import ProjectCache
 from core.llm.client import LlmClient
 from core.llm.features import feature_of
 from core.llm.prompts import CONFIGS, Evidence
-from core.records.classifications import Classification, ValueRecord
 from core.llm.settings import LlmSettings
 from core.progress import Progress, null_progress
+from core.records.classifications import Classification, ValueRecord
 from core.retrieval.settings import RetrievalSettings
 from core.store.classifications import save_classification
 from core.store.database import ProjectDatabase
@@ -81,8 +81,10 @@ def classification_of(feature: Feature, config: str, language: str, settings: Ll
     status = "ok" if parsed.problem is None and values else ("incomplete" if values else "no_value")
     sent = {e.number for e in outcome.evidence}
     dropped = [e for e in items if e.number not in sent]
+    stored_settings = dict(retrieved_settings, dropped_for_context=len(dropped)) if dropped else retrieved_settings
     return Classification(
-        id=None, created_at=now_iso(), feature_id=feature.id, feature_name=feature.name, config=config, language=language,
+        id=None, created_at=now_iso(), feature_id=feature.id, feature_name=feature.name, config=config,
+        language=language,
         model=settings.model, base_url=settings.public_base_url(), values=values, reasoning=parsed.reasoning,
         raw_answer=outcome.response.content, status=status, problem=parsed.problem, flags=outcome.flags,
         evidence=[dataclasses.replace(e, cited=e.number in cited) for e in outcome.evidence],
@@ -90,7 +92,7 @@ def classification_of(feature: Feature, config: str, language: str, settings: Ll
         completion_tokens=outcome.response.completion_tokens, evidence_tokens=outcome.evidence_tokens,
         cost_usd=outcome.response.cost_usd, seconds=outcome.seconds, cached=outcome.response.cached,
         answer_format=outcome.prompt.answer_format,
-        retrieval_settings=dict(retrieved_settings, dropped_for_context=len(dropped)) if dropped else retrieved_settings,
+        retrieval_settings=stored_settings,
         evidence_note=outcome.note, retrieval_run_id=run_id,
     )
 

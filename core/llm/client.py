@@ -336,7 +336,7 @@ def _error_detail(exc: openai.APIError) -> str:
     return getattr(exc, "message", None) or str(exc)
 
 
-def test_connection(settings: LlmSettings, api_key: str | None = None) -> str:  # noqa: D401 - not a pytest test
+def test_connection(settings: LlmSettings, api_key: str | None = None) -> str:
     """Ask the model for a one-word reply; return a line saying it works (or raise LlmError).
 
     ``api_key`` is for a key the caller holds (the app's session-only key); else it is looked up.

@@ -15,8 +15,8 @@ import time
 from typing import Iterable
 
 from core.catalog.model import Feature
-from core.records.classifications import Evidence
 from core.progress import Progress
+from core.records.classifications import Evidence
 from core.retrieval import Hit, RetrievalSettings, pack_budget, retrieve, store_retrieval_run
 from core.retrieval.pipeline import hits_of
 from core.store.database import ProjectDatabase

@@ -29,7 +29,7 @@ def per_class_f1(gold: Sequence[str], pred: Sequence[str]) -> dict[str, tuple[fl
     tp: Counter[str] = Counter()
     fp: Counter[str] = Counter()
     fn: Counter[str] = Counter()
-    for g, p in zip(gold, pred):
+    for g, p in zip(gold, pred, strict=True):
         if g == p:
             tp[g] += 1
         else:
@@ -50,7 +50,7 @@ def matthews(gold: Sequence[str], pred: Sequence[str]) -> float:
     if s == 0:
         return 0.0
     t, p = Counter(gold), Counter(pred)
-    c = sum(1 for g, q in zip(gold, pred) if g == q)
+    c = sum(1 for g, q in zip(gold, pred, strict=True) if g == q)
     labels = set(t) | set(p)
     cov_ytyp = c * s - sum(p[k] * t[k] for k in labels)
     cov_ypyp = s * s - sum(p[k] ** 2 for k in labels)
@@ -66,7 +66,7 @@ def scores(gold: Sequence[str], pred: Sequence[str]) -> Scores:
     if n == 0:
         return Scores(0, 0.0, 0.0, 0.0, 0.0)
     per = per_class_f1(gold, pred)
-    micro = sum(1 for g, p in zip(gold, pred) if g == p) / n
+    micro = sum(1 for g, p in zip(gold, pred, strict=True) if g == p) / n
     macro = sum(f for f, _ in per.values()) / len(per)
     weighted = sum(f * support for f, support in per.values()) / n
     return Scores(n, micro, macro, weighted, matthews(gold, pred))

@@ -66,7 +66,10 @@ class ParsedAnswer:
 
 
 def key(text: str) -> str:
-    """Compare labels ignoring case, punctuation, dashes and markdown: 'Subject–Object–Verb' -> 'subject object verb'."""
+    """Compare labels ignoring case, punctuation, dashes and markdown.
+
+    'Subject–Object–Verb' -> 'subject object verb'.
+    """
     return " ".join(re.sub(r"[^0-9a-z]+", " ", text.lower()).split())
 
 
@@ -212,7 +215,7 @@ def _fill_single(answer: ParsedAnswer, feature: Feature, raw: str) -> None:
 
 def _fill_multilabel(answer: ParsedAnswer, feature: Feature, lookup) -> None:
     missing, bad = [], []
-    for sub, (part_id, name) in zip(feature.sub_features, feature.parts):
+    for sub, (part_id, name) in zip(feature.sub_features, feature.parts, strict=True):
         raw = lookup(part_id, name)
         if raw is None:
             missing.append(name)
@@ -238,12 +241,10 @@ def _polar_pairs(text: str, feature: Feature) -> dict[str, str]:
     found: dict[str, str] = {}
     for part_id, label in feature.parts:
         name = re.escape(label).replace(r"\-", "[-‐–\\s]?").replace(r"\ ", r"\s+")
-        m = None
-        for m in re.finditer(rf"(?i){name}[*_`\"'\s]*[:=–—-][*_`\"'\s]*"
-                             rf"({_PART_VALUE}|{re.escape(NOT_ENOUGH_INFORMATION)})\b", text):
-            pass
-        if m is not None:
-            found[part_id] = m.group(1)
+        matches = list(re.finditer(rf"(?i){name}[*_`\"'\s]*[:=–—-][*_`\"'\s]*"
+                                   rf"({_PART_VALUE}|{re.escape(NOT_ENOUGH_INFORMATION)})\b", text))
+        if matches:  # the last mention counts
+            found[part_id] = matches[-1].group(1)
     return found
 
 
@@ -312,7 +313,7 @@ def match_code(raw: str, feature: Feature, options: tuple[tuple[str, str], ...] 
 
 def _case_range(k: str, feature: Feature) -> str | None:
     """'6 cases' or '7' -> the code of '6-7 cases'; '12 cases' -> '10 or more cases' (labels like WALS 49A's)."""
-    m = re.fullmatch(r"(\d{1,%d})(?: cases?)?" % MAX_NUMBER_DIGITS, k)
+    m = re.fullmatch(rf"(\d{{1,{MAX_NUMBER_DIGITS}}})(?: cases?)?", k)
     if not m:
         return None
     n = int(m.group(1))

@@ -106,7 +106,7 @@ def resolve_api_key(settings: LlmSettings, *, session_key: str | None = None,
             import keyring
 
             saved = keyring.get_password(KEYRING_SERVICE, settings.keyring_user)
-        except Exception:  # noqa: BLE001 - any keyring backend problem means "no key there"
+        except Exception:
             saved = None
         if saved:
             return saved.strip()

@@ -145,13 +145,15 @@ def _read_cldf(metadata: Path, glottocode: str, dataset: str) -> list[ReferenceV
             if str(r["Language_ID"]) not in language_ids and r["Language_ID"] != glottocode:
                 continue
             fid, code_id, value = str(r["Parameter_ID"]), str(r.get("Code_ID") or ""), str(r.get("Value") or "")
-            source = ";".join(r.get("Source") or []) if isinstance(r.get("Source"), list) else str(r.get("Source") or "")
+            sources = r.get("Source")
+            source = ";".join(sources) if isinstance(sources, list) else str(sources or "")
             out.append(ReferenceValue(dataset, fid, _code_of(code_id, fid, value), codes.get(code_id, value), source))
         return out
     except GrammarLensError:
         raise
     except Exception as exc:  # pycldf raises many kinds for a broken release
-        raise GrammarLensError(f"Cannot read CLDF dataset {metadata}: {exc}", "Check that the release is complete.") from exc
+        raise GrammarLensError(f"Cannot read CLDF dataset {metadata}: {exc}",
+                               "Check that the release is complete.") from exc
 
 
 def _read_subset(path: Path, glottocode: str, dataset: str) -> list[ReferenceValue]:

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from core.records.decisions import Decision
 from core.llm import NOT_ENOUGH_INFORMATION, list_classifications
 from core.records.classifications import Classification, ValueRecord
-from core.store.decisions import current_decisions
+from core.records.decisions import Decision
 from core.store.database import ProjectDatabase
+from core.store.decisions import current_decisions
 from core.store.repository import get_paragraphs
 from core.store.retrieval_runs import get_run, latest_run_ids, run_hits
 

@@ -79,7 +79,7 @@ def score_cell(gold: list[str], predicted: list[str]) -> Cell:
     baseline = [BASELINE_CODE] * n
     return Cell(
         n=n,
-        accuracy=sum(g == p for g, p in zip(gold, predicted)) / n,
+        accuracy=sum(g == p for g, p in zip(gold, predicted, strict=True)) / n,
         macro_f1=_macro_f1(gold, predicted),
         mcc=matthews(gold, predicted),
         no_value_share=sum(p == NO_VALUE for p in predicted) / n,

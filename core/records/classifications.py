@@ -42,7 +42,7 @@ class Evidence:
     cited: bool = False
 
     @classmethod
-    def from_hit(cls, hit: Any, number: int) -> "Evidence":
+    def from_hit(cls, hit: Any, number: int) -> Evidence:
         """Number a retrieval :class:`~core.retrieval.Hit` for the prompt."""
         p = hit.paragraph
         return cls(number=number, rank=int(hit.rank), text=p.text, page_label=p.page_label, paragraph_id=p.id,

@@ -76,9 +76,6 @@ class BM25Index:
         if n <= 0 or self.size == 0:
             return []
         n = min(n, self.size)
-        if n < self.size:
-            candidates = np.argpartition(-scores, n - 1)[:n]
-        else:
-            candidates = np.arange(self.size)
+        candidates = np.argpartition(-scores, n - 1)[:n] if n < self.size else np.arange(self.size)
         order = sorted(candidates.tolist(), key=lambda i: (-scores[i], i))
         return [(i, float(scores[i])) for i in order]

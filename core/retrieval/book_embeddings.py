@@ -17,6 +17,7 @@ each: little padding, bounded memory), and stores each batch in a transaction of
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import sys
 import time
@@ -162,7 +163,7 @@ def embed_book(project: ProjectDatabase, settings: RetrievalSettings, progress: 
         if batches and max_seconds is not None and time.perf_counter() - started >= max_seconds:
             break
         vectors = model.encode([todo[i][1] for i in batch], batch_size=len(batch))
-        put_embeddings(project, key, [(todo[i][0], todo[i][2], vec) for i, vec in zip(batch, vectors)])
+        put_embeddings(project, key, [(todo[i][0], todo[i][2], vec) for i, vec in zip(batch, vectors, strict=True)])
         done += len(batch)
         batches += 1
     progress.step(before + done, total, "embedding paragraphs")
@@ -180,7 +181,5 @@ def release_freed_memory() -> None:
     """
     if not sys.platform.startswith("linux"):
         return
-    try:
+    with contextlib.suppress(OSError, AttributeError):  # musl and other C libraries have no malloc_trim
         ctypes.CDLL(None).malloc_trim(0)
-    except (OSError, AttributeError):  # musl and other C libraries have no malloc_trim
-        pass

@@ -11,7 +11,7 @@ settings, the CLI, the benchmarks and the GUI's settings all import it.
 from __future__ import annotations
 
 import math
-from typing import Callable, Sequence, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
 CHARS_PER_TOKEN = 4
 DEFAULT_BUDGET_TOKENS = 6000  # the paper sent ~40,000 tokens of chunks; a tight budget is cheaper and sharper
@@ -24,6 +24,11 @@ def estimate_tokens(text: str) -> int:
     return math.ceil(len(text) / CHARS_PER_TOKEN)
 
 
+def _text_of_hit(hit: Any) -> str:
+    """A plain string as it is, a core Hit's paragraph text."""
+    return hit if isinstance(hit, str) else hit.paragraph.text
+
+
 def pack_budget(hits: Sequence[T], max_tokens: int = DEFAULT_BUDGET_TOKENS,
                 text_of: Callable[[T], str] | None = None) -> list[T]:
     """The hits that fit in ``max_tokens``, in their ranking order, never cutting a paragraph.
@@ -32,14 +37,11 @@ def pack_budget(hits: Sequence[T], max_tokens: int = DEFAULT_BUDGET_TOKENS,
     the budget is used well while order is kept.  ``text_of`` reads a hit's text; without it hits
     are plain strings or expose their text as ``hit.paragraph.text`` (core Hit).
     """
+    read: Callable[[T], str] = text_of if text_of is not None else _text_of_hit
     chosen: list[T] = []
     used = 0
     for hit in hits:
-        if text_of is not None:
-            text = text_of(hit)
-        else:
-            text = hit if isinstance(hit, str) else hit.paragraph.text  # type: ignore[attr-defined]
-        cost = estimate_tokens(text)
+        cost = estimate_tokens(read(hit))
         if used + cost <= max_tokens:
             chosen.append(hit)
             used += cost

@@ -45,13 +45,13 @@ def cached_embeddings(
     hashes = [text_hash(t) for t in texts]
     ids = [p.id for p in paragraphs]
     found = get_embeddings(project, model_key, ids)
-    missing = [i for i, (pid, h) in enumerate(zip(ids, hashes)) if pid not in found or found[pid][0] != h]
+    missing = [i for i, (pid, h) in enumerate(zip(ids, hashes, strict=True)) if pid not in found or found[pid][0] != h]
     computed = encode([texts[i] for i in missing]) if missing else None
     if computed is not None and not project.readonly:  # a read-only project (a CD, a colleague's) ranks all the same
-        put_embeddings(project, model_key, [(ids[i], hashes[i], vec) for i, vec in zip(missing, computed)])
+        put_embeddings(project, model_key, [(ids[i], hashes[i], vec) for i, vec in zip(missing, computed, strict=True)])
     dim = (computed.shape[1] if computed is not None and len(missing) else next(iter(found.values()))[1].shape[0])
     out = np.zeros((len(ids), dim), dtype=np.float32)
-    fresh = dict(zip(missing, computed)) if computed is not None else {}
+    fresh = dict(zip(missing, computed, strict=True)) if computed is not None else {}
     for i, pid in enumerate(ids):
         out[i] = fresh[i] if i in fresh else found[pid][1]
     return out, len(missing)

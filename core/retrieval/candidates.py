@@ -57,7 +57,7 @@ def _top(scores: np.ndarray, n: int) -> list[int]:
 
 
 def select_candidates(
-    index: BM25Index, phrases: "PhraseIndexSource", feature: Feature, settings: RetrievalSettings,
+    index: BM25Index, phrases: PhraseIndexSource, feature: Feature, settings: RetrievalSettings,
 ) -> Candidates:
     """The candidates of one book for ``feature`` (see the module docstring)."""
     question = index.scores(tokenize(bm25_query(feature, settings)))

@@ -22,7 +22,7 @@ from core.retrieval.model_process import ModelError, ModelProcess
 
 _ALIASES = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
 _LOCK = threading.Lock()
-_MODELS: dict[tuple[str, str, str], "LoadedModel"] = {}
+_MODELS: dict[tuple[str, str, str], LoadedModel] = {}
 
 
 # The packages a reranker needs.  The desktop app's "lite" build leaves them out (packaging/).
@@ -143,7 +143,7 @@ def cpu_bfloat16() -> bool:
 
             _BF16 = (os.environ.get("GRAMMARLENS_BF16", "1") != "0"
                      and bool(torch.ops.mkldnn._is_mkldnn_bf16_supported()))
-        except Exception:  # noqa: BLE001 - an older or trimmed torch: stay in float32
+        except Exception:
             _BF16 = False
     return _BF16
 
@@ -204,7 +204,7 @@ def load_model(name: str, *, kind: str = "auto", device: str = "auto") -> Loaded
                 model = st.CrossEncoder(resolved, device=chosen)
             else:
                 model = st.SentenceTransformer(resolved, device=chosen)
-        except Exception as exc:  # noqa: BLE001 - torch says a bad device with RuntimeError or AssertionError
+        except Exception as exc:
             raise _load_error(name, chosen, exc) from exc
         loaded = LoadedModel(name=name, kind=kind, device=chosen, model=model)
         _MODELS[key] = loaded
@@ -271,7 +271,7 @@ def start_model(name: str, *, kind: str = "auto", device: str = "auto") -> None:
             _model_in_process(resolve_model(name), model_kind(name, kind), device, wait=False)
         else:
             load_model(name, kind=kind, device=device)
-    except Exception:  # noqa: BLE001 - reported by the retrieval that needs the model
+    except Exception:
         pass
 
 
@@ -296,7 +296,7 @@ def model_ready(name: str, *, kind: str = "auto", device: str = "auto") -> bool:
         return False
     try:
         chosen = pick_device(device)
-    except Exception:  # noqa: BLE001
+    except Exception:
         return False
     return (resolved, kind, chosen) in _MODELS
 

@@ -13,6 +13,7 @@ models in-process, where there is no window to keep alive.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import multiprocessing
 import threading
 from multiprocessing.connection import Connection
@@ -30,7 +31,7 @@ ModelLoader = Callable[[str, str, str], Any]
 LOAD_TIMEOUT_S = 600.0  # first load may include a model download when online
 CALL_TIMEOUT_S = 600.0
 
-_LIVE: list["ModelProcess"] = []
+_LIVE: list[ModelProcess] = []
 
 
 class ModelError(GrammarLensError):
@@ -111,10 +112,8 @@ class ModelProcess:
 
     def close(self) -> None:
         """Stop the child (politely, then firmly)."""
-        try:
+        with contextlib.suppress(OSError, ValueError):  # the child or the pipe is gone already
             self._conn.send(("quit",))
-        except (OSError, ValueError):
-            pass
         self._process.join(timeout=5)
         if self._process.is_alive():
             self._process.kill()
@@ -129,7 +128,8 @@ class ModelProcess:
             try:
                 self._conn.send((method, *args))
             except (OSError, ValueError) as exc:
-                raise _model_error(("The reranker process has stopped.", "Retry; GrammarLens starts a new one.")) from exc
+                stopped = ("The reranker process has stopped.", "Retry; GrammarLens starts a new one.")
+                raise _model_error(stopped) from exc
             status, *rest = self._receive(CALL_TIMEOUT_S)
         if status != "ok":
             raise _model_error(rest)
@@ -152,7 +152,7 @@ def serve(conn: Connection, loader: ModelLoader, name: str, kind: str, device: s
     except GrammarLensError as exc:
         conn.send(("error", exc.message, exc.hint))
         return
-    except Exception as exc:  # noqa: BLE001 - any load failure must reach the parent as a message
+    except Exception as exc:
         conn.send(("error", f"Cannot load the reranker model '{name}': {exc}", ""))
         return
     conn.send(("ready", model.kind, model.device))
@@ -165,7 +165,7 @@ def serve(conn: Connection, loader: ModelLoader, name: str, kind: str, device: s
             return
         try:
             conn.send(("ok", getattr(model, request[0])(*request[1:])))
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             conn.send(("error", f"The reranker failed: {exc}", ""))
 
 

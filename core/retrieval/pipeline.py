@@ -23,13 +23,13 @@ from core.models import Paragraph, ParagraphKind
 from core.progress import Progress
 from core.retrieval.bm25 import BM25Index
 from core.retrieval.cache import cached_embeddings, embedding_text, missing_embeddings
-from core.retrieval.dense import load_model, model_key, model_kind, model_ready, reranker_installed
 from core.retrieval.candidates import PhraseIndexSource, select_candidates
+from core.retrieval.dense import load_model, model_key, model_kind, model_ready, reranker_installed
 from core.retrieval.ranking import rank_candidates
 from core.retrieval.settings import RetrievalSettings
 from core.retrieval.tokenize import tokenize
-from core.store.database import ProjectDatabase
 from core.store import retrieval_runs
+from core.store.database import ProjectDatabase
 from core.store.repository import get_paragraphs, list_paragraphs, paragraphs_stamp
 from core.store.retrieval_runs import StoredHit
 

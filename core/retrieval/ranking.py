@@ -64,7 +64,7 @@ def embed_texts(texts: Sequence[str], settings: RetrievalSettings) -> np.ndarray
         vectors = model.encode([texts[i] for i in missing], batch_size=settings.batch_size)
         if len(_MEMO) + len(missing) > _MEMO_LIMIT:
             _MEMO.clear()
-        for i, vec in zip(missing, vectors):
+        for i, vec in zip(missing, vectors, strict=True):
             _MEMO[(key, hashes[i])] = vec
     return np.stack([_MEMO[(key, h)] for h in hashes]) if texts else np.zeros((0, 0), np.float32)
 

@@ -64,7 +64,7 @@ class RetrievalSettings:
     def instruction_text(self) -> str:
         return INSTRUCTIONS.get(self.instruction, self.instruction)
 
-    def with_(self, **changes: Any) -> "RetrievalSettings":
+    def with_(self, **changes: Any) -> RetrievalSettings:
         """A copy with ``changes`` (field names as keywords; dataclasses.replace checks them)."""
         return replace(self, **changes)
 
@@ -72,7 +72,7 @@ class RetrievalSettings:
         return json.dumps(asdict(self), sort_keys=True)
 
     @classmethod
-    def from_json(cls, text: str) -> "RetrievalSettings":
+    def from_json(cls, text: str) -> RetrievalSettings:
         data = json.loads(text)
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in known})

@@ -25,13 +25,28 @@ from functools import lru_cache
 
 # Function words of the English metalanguage; content words are never listed here.
 STOPWORDS: frozenset[str] = frozenset(
-    """a about above after again against all also am an and any are as at be because been before being
-    below between both but by can could did do does doing down during each few for from further had has
-    have having he her here hers herself him himself his how i if in into is it its itself just me more
-    most my myself no nor not now of off on once only or other our ours ourselves out over own same she
-    should so some such than that the their theirs them themselves then there these they this those
-    through to too under until up very was we were what when where which while who whom why will with
-    would you your yours yourself yourselves e g eg ie i.e etc cf see""".split()
+    [
+        "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any", "are", "as", "at",
+        "be", "because", "been", "before", "being", "below", "between", "both", "but", "by",
+        "can", "could",
+        "did", "do", "does", "doing", "down", "during",
+        "each",
+        "few", "for", "from", "further",
+        "had", "has", "have", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how",
+        "i", "if", "in", "into", "is", "it", "its", "itself",
+        "just",
+        "me", "more", "most", "my", "myself",
+        "no", "nor", "not", "now",
+        "of", "off", "on", "once", "only", "or", "other", "our", "ours", "ourselves", "out", "over", "own",
+        "same", "she", "should", "so", "some", "such",
+        "than", "that", "the", "their", "theirs", "them", "themselves", "then", "there", "these", "they", "this",
+        "those", "through", "to", "too",
+        "under", "until", "up",
+        "very",
+        "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would",
+        "you", "your", "yours", "yourself", "yourselves",
+        "e", "g", "eg", "ie", "i.e", "etc", "cf", "see",  # abbreviations as tokenized ("e.g." -> e, g) and "see"
+    ]
 )
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)

@@ -23,7 +23,6 @@ stored and the caller is told to compare again.
 
 from __future__ import annotations
 
-
 from core.errors import GrammarLensError
 from core.sample.coders import CoderValue, Disagreement
 from core.store.database import ProjectDatabase

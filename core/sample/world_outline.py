@@ -97,7 +97,9 @@ def parse_meta_line(line: str) -> _MetaRow:
 
 
 @lru_cache(maxsize=4)
-def read_outline(resolution: str = "c", levels: tuple[int, ...] = (LAND, LAKE, ANTARCTICA)) -> tuple[OutlinePolygon, ...]:
+def read_outline(
+    resolution: str = "c", levels: tuple[int, ...] = (LAND, LAKE, ANTARCTICA)
+) -> tuple[OutlinePolygon, ...]:
     """The world's polygons of the given GSHHS levels, biggest first; raises GrammarLensError when missing.
 
     A damaged file (a point block outside the data file, a length that is not 8 bytes a point)

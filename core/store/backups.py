@@ -23,7 +23,7 @@ import os
 import re
 import sqlite3
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -67,7 +67,7 @@ def list_backups(project_path: Path) -> list[Backup]:
         match = _NAME.match(entry.name)
         if not match or not entry.is_file():
             continue
-        created = datetime.strptime(match["stamp"], _STAMP).replace(tzinfo=timezone.utc)
+        created = datetime.strptime(match["stamp"], _STAMP).replace(tzinfo=UTC)
         found.append(Backup(entry, created, match["reason"], entry.stat().st_size))
     return sorted(found, key=lambda b: b.created, reverse=True)
 
@@ -84,7 +84,7 @@ def make_backup(project: ProjectDatabase, reason: str = "manual") -> Backup:
     except OSError as exc:
         raise ProjectError(f"Cannot create the backup folder {folder}: {exc.strerror}.",
                            "Check that the project's folder is writable.") from exc
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     stem = project.path.name.removesuffix(".grammarlens")
     target = folder / f"{stem}.{now.strftime(_STAMP)}.{reason}{BACKUP_SUFFIX}"
     partial = target.with_name(target.name + ".partial")
@@ -105,7 +105,7 @@ def backup_if_due(project: ProjectDatabase, reason: str = "open", interval: time
     if project.readonly:
         return None
     newest = list_backups(project.path)
-    if newest and datetime.now(timezone.utc) - newest[0].created < interval:
+    if newest and datetime.now(UTC) - newest[0].created < interval:
         return None
     return make_backup(project, reason)
 
@@ -114,7 +114,7 @@ def prune(project_path: Path, keep: Path | None = None) -> list[Path]:
     """Delete the backups that fall outside the rotation; returns the deleted paths."""
     backups = list_backups(project_path)
     kept = {b.path for b in backups[:KEEP_LAST]}
-    today = datetime.now(timezone.utc).date()
+    today = datetime.now(UTC).date()
     newest_per_day: dict[object, Path] = {}
     for b in backups:  # newest first, so the first seen of a day is its newest
         if (today - b.created.date()).days < KEEP_DAYS:

@@ -28,8 +28,8 @@ import sqlite_utils
 from core.errors import ProjectError
 from core.store import file_guard
 from core.store.damage import damaged_error
-
 from core.store.identity import APPLICATION_ID, PROJECT_SUFFIX  # noqa: F401 - the store's names for them
+
 # How long a write waits for another writer (the window, a CLI command, a batch import) to finish.
 # Writers hold the lock for milliseconds (imports commit in small chunks), so 10 s means "stuck".
 BUSY_TIMEOUT_MS = 10_000
@@ -98,7 +98,7 @@ class ProjectDatabase:
         finally:
             file_guard.unregister(self.path)
 
-    def __enter__(self) -> "ProjectDatabase":
+    def __enter__(self) -> ProjectDatabase:
         return self
 
     def __exit__(self, *exc: object) -> None:

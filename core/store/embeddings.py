@@ -15,7 +15,9 @@ from core.store.database import ProjectDatabase
 _CHUNK = 500  # ids per query: well under SQLite's bound-parameter limit
 
 
-def get_embeddings(project: ProjectDatabase, model: str, paragraph_ids: Sequence[int]) -> dict[int, tuple[str, np.ndarray]]:
+def get_embeddings(
+    project: ProjectDatabase, model: str, paragraph_ids: Sequence[int]
+) -> dict[int, tuple[str, np.ndarray]]:
     """Paragraph id -> (text hash, vector) for the ids that have a vector of ``model``."""
     found: dict[int, tuple[str, np.ndarray]] = {}
     for start in range(0, len(paragraph_ids), _CHUNK):

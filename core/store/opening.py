@@ -20,7 +20,11 @@ from core.errors import ProjectError
 from core.store import backups, file_guard
 from core.store.damage import damaged_error
 from core.store.database import (
-    APPLICATION_ID, BUSY_TIMEOUT_MS, ProjectDatabase, environment_error, is_damage,
+    APPLICATION_ID,
+    BUSY_TIMEOUT_MS,
+    ProjectDatabase,
+    environment_error,
+    is_damage,
 )
 from core.store.migrations import MIGRATIONS
 
@@ -58,7 +62,8 @@ def open_project(path: str | os.PathLike[str], *, create: bool = False, readonly
     if not target.exists():
         if create:
             return create_project(target)
-        raise ProjectError(f"Project file {target} does not exist.", "Check the path, or create a project with 'ingest'.")
+        raise ProjectError(f"Project file {target} does not exist.",
+                           "Check the path, or create a project with 'ingest'.")
     if not os.access(target, os.R_OK):  # os.access, not open(): see core.store.file_guard
         raise ProjectError(f"Cannot read {target}.", "Check the file's permissions.")
     media_read_only = not _writable(target)

@@ -61,7 +61,9 @@ def find_document_by_sha256(project: ProjectDatabase, sha256: str) -> Document |
     return next((d for d in list_documents(project) if d.sha256 == sha256), None)
 
 
-_PARAGRAPH_COLUMNS = "id, document_id, seq, pdf_page, page_label, label_source, section, kind, text, rects, example_number"
+_PARAGRAPH_COLUMNS = (
+    "id, document_id, seq, pdf_page, page_label, label_source, section, kind, text, rects, example_number"
+)
 
 
 def _paragraph_from_row(row: Sequence) -> Paragraph:

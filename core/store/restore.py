@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from core.errors import ProjectError
-from core.store.backups import Backup, copy_database, sqlite_uri_path, check_backup, make_backup
+from core.store.backups import Backup, check_backup, copy_database, make_backup, sqlite_uri_path
 from core.store.opening import open_project
 
 
@@ -50,7 +50,7 @@ def restore_backup(project_path: Path, backup_path: Path) -> Backup | None:
 
 
 def _replace_damaged(project_path: Path, backup_path: Path) -> None:
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     if project_path.exists():
         aside = project_path.with_name(f"{project_path.name}.damaged-{stamp}")
         for suffix in ("", "-wal", "-shm"):

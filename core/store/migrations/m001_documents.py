@@ -64,7 +64,9 @@ def migrate(db: sqlite_utils.Database) -> None:
     )
     db.table("paragraphs").create_index(["document_id", "seq"], unique=True)
     db.table("paragraphs").create_index(["document_id", "pdf_page"])
-    db.table("paragraphs").enable_fts(["text", "section"], fts_version="FTS5", create_triggers=True, tokenize="unicode61 remove_diacritics 2")
+    db.table("paragraphs").enable_fts(
+        ["text", "section"], fts_version="FTS5", create_triggers=True, tokenize="unicode61 remove_diacritics 2"
+    )
     # Updates and deletes stay in sync through triggers; inserts come a whole document at a time,
     # and one INSERT ... SELECT into the index (repository.insert_document) is several times
     # faster than a trigger firing per row.

@@ -61,7 +61,7 @@ def _copy_reviews(db: sqlite_utils.Database) -> None:
         "SELECT r.id, r.classification_id, r.created_at, r.reviewer, r.action, r.feature_id, r.code, r.label, r.note, "
         "c.feature_id FROM reviews r JOIN classifications c ON c.id = r.classification_id ORDER BY r.id").fetchall()
     state: dict[str, dict] = {}  # feature -> current state while replaying
-    for rid, cid, created, reviewer, action, target, code, label, note, parent in reviews:
+    for _rid, cid, created, reviewer, action, target, code, label, note, parent in reviews:
         values = conn.execute("SELECT feature_id, code, label FROM classification_values WHERE classification_id = ? "
                               "ORDER BY rowid", (cid,)).fetchall()
         cited = conn.execute(
