@@ -58,7 +58,7 @@ class StallProbe:
     gaps: list[int] | None = None
 
     @classmethod
-    def start(cls) -> "StallProbe":
+    def start(cls) -> StallProbe:
         probe = cls(QTimer(), QElapsedTimer(), 0, [])
         probe.timer.setInterval(PROBE_MS)
         probe.timer.timeout.connect(probe._tick)

@@ -32,14 +32,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+from bench.paths import BENCHMARKS, BUILD, REPO, SHARED_GRAMMARS
 from core.catalog import load_catalog
 from core.errors import GrammarLensError
 from core.models import Paragraph
 from core.progress import Progress
 from core.retrieval.ndcg import dcg
 from core.retrieval.settings import RetrievalSettings
-
-from bench.paths import BENCHMARKS, BUILD, REPO, SHARED_GRAMMARS
 
 K = 10
 DECISIVE_K = 5
@@ -354,7 +353,7 @@ def _unjudged(by_ranking: dict[str, list[PairResult]]) -> list[dict]:
         seen: dict[tuple[int, str], dict] = {}
         for results in by_ranking.values():
             r = results[i]
-            for paragraph, grade in zip(r.top, r.grades):
+            for paragraph, grade in zip(r.top, r.grades, strict=True):
                 key = (paragraph.pdf_page, text_hash(paragraph.text))
                 if grade is None and key not in seen:
                     seen[key] = {

@@ -12,8 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
-from core.progress import Progress
 from bench.judged import DEFAULT_DATA, DEFAULT_GRAMMARS, DEFAULT_PROJECTS, run_judged_bench
+from core.progress import Progress
 from core.retrieval.settings import RetrievalSettings
 
 # The knobs of the default ranking that were chosen on these grades: how many further candidates
@@ -44,10 +44,12 @@ def logo_report(per_setting: dict[str, list[dict]]) -> dict:
     folds = {}
     chosen_pairs: list[dict] = []
     for held in files:
-        def train_score(name: str) -> float:
-            kept = [p["ndcg@10"] for p in per_setting[name] if p["file"] != held and p["ndcg@10"] is not None]
-            return _mean(kept) or 0.0
-        best = max(names, key=lambda n: (round(train_score(n), 9), n == "default"))
+        train_score = {
+            name: _mean([p["ndcg@10"] for p in per_setting[name] if p["file"] != held and p["ndcg@10"] is not None])
+            or 0.0
+            for name in names
+        }
+        best = max(names, key=lambda n: (round(train_score[n], 9), n == "default"))
         held_rows = [p for p in per_setting[best] if p["file"] == held]
         chosen_pairs.extend(held_rows)
         folds[held] = {
@@ -98,7 +100,8 @@ def format_logo(report: dict) -> str:
     lines += [
         f"mean of grammars: NDCG@10 {report['ndcg@10_mean_of_grammars']:.4f}, "
         f"grade 2 in top 5 {report['decisive@5_mean_of_grammars']:.4f}",
-        f"over held-out pairs: NDCG@10 {report['ndcg@10_pairs']:.4f}, grade 2 in top 5 {report['decisive@5_pairs']:.4f}",
+        f"over held-out pairs: NDCG@10 {report['ndcg@10_pairs']:.4f}, "
+        f"grade 2 in top 5 {report['decisive@5_pairs']:.4f}",
         f"default in sample: NDCG@10 {report['in_sample']['default']['ndcg@10']:.4f}, "
         f"grade 2 in top 5 {report['in_sample']['default']['decisive@5']:.4f}",
     ]

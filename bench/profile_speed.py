@@ -24,10 +24,9 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from core.progress import Progress, null_progress
-
 from bench.paths import REPO
 from bench.stub_server import stub_server_class
+from core.progress import Progress, null_progress
 
 
 @dataclass(frozen=True)

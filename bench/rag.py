@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.paths import SHARED
+from core.catalog.model import Feature
 from core.errors import GrammarLensError
 from core.llm.ask import ask
 from core.llm.client import LlmClient
 from core.llm.errors import LlmError
-from core.catalog.model import Feature
 from core.llm.features import NOT_ENOUGH_INFORMATION, PAPER_NOT_MENTIONED
 from core.llm.metrics import Scores, scores
 from core.llm.prompts import Evidence
@@ -152,7 +152,7 @@ class BenchReport:
             "feature": self.feature_id, "config": self.config, "ranking": self.ranking, "model": self.model,
             "grammars": len(self.results), "errors": sum(1 for r in self.results if r.error),
             "scores": {k: vars(v) for k, v in self.scores.items()},
-            "paper": {k: (dict(zip(("micro_f1", "macro_f1", "weighted_f1"), v)) if v else None)
+            "paper": {k: (dict(zip(("micro_f1", "macro_f1", "weighted_f1"), v, strict=True)) if v else None)
                       for k, v in self.paper_reference.items()},
             "paper_row": paper_row(self.config, self.ranking),
             "median_evidence_tokens": self.median_evidence_tokens(),
@@ -338,15 +338,18 @@ def format_report(report: BenchReport) -> str:
     catalog = load_catalog()
     names = dict(catalog.get(report.feature_id).parts) if report.feature_id in catalog else {}
     row = paper_row(report.config, report.ranking)
+    failed = sum(1 for r in report.results if r.error)
     lines = [f"bench rag: feature {report.feature_id}, config {report.config}, ranking {report.ranking}, "
              f"model {report.model}, {len(report.results)} grammars"
-             + (f", {sum(1 for r in report.results if r.error)} failed" if any(r.error for r in report.results) else ""),
-             f"{'feature':<34} {'n':>3}  {'micro':>6} {'macro':>6} {'weighted':>8} {'MCC':>6}   paper ({row}) micro/macro/weighted"]
+             + (f", {failed} failed" if failed else ""),
+             f"{'feature':<34} {'n':>3}  {'micro':>6} {'macro':>6} {'weighted':>8} {'MCC':>6}   "
+             f"paper ({row}) micro/macro/weighted"]
     for fid, s in report.scores.items():
         ref = report.paper_reference.get(fid)
         ref_text = " / ".join(f"{x:.4f}" for x in ref) if ref else "n/a"
         label = f"{fid} {names.get(fid, '')}".strip()
-        lines.append(f"{label:<34} {s.n:>3}  {s.micro_f1:6.4f} {s.macro_f1:6.4f} {s.weighted_f1:8.4f} {s.mcc:6.3f}   {ref_text}")
+        lines.append(f"{label:<34} {s.n:>3}  {s.micro_f1:6.4f} {s.macro_f1:6.4f} {s.weighted_f1:8.4f} "
+                     f"{s.mcc:6.3f}   {ref_text}")
     ours, paper, n = report.gold_page_coverage()
     lines.append(f"tokens per prompt: mean {report.mean_prompt_tokens():,.0f}; median evidence tokens "
                  f"{report.median_evidence_tokens():,.0f}")

@@ -24,13 +24,13 @@ def main(argv: list[str]) -> int:
     from PySide6.QtCore import QPoint, QSettings
     from PySide6.QtGui import QPainter
 
+    from bench.gui import _wait
+    from bench.stub_server import stub_server_class
     from core.ingest import ingest_pdf
     from core.store import create_project
     from gui.app import build_demo_project, make_application
-    from bench.gui import _wait
-    from gui.window.main_window import MainWindow
     from gui.common.settings import AppSettings, save_settings
-    from bench.stub_server import stub_server_class
+    from gui.window.main_window import MainWindow
 
     app = make_application()
     server = stub_server_class()().start()
@@ -102,8 +102,8 @@ def coding_pass_shots(app, window, out: Path) -> None:
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
 
-    from core.models import Language
     from bench.gui import _wait
+    from core.models import Language
     from gui.project.language_dialog import LanguageDialog
 
     bar = window.pass_bar
@@ -144,7 +144,7 @@ def profile_shot(app, window, out: Path) -> None:
     dock.close()
 
 
-def QColorDim():  # noqa: N802 - reads like a colour constant
+def QColorDim():
     from PySide6.QtGui import QColor
 
     return QColor(0, 0, 0, 70)

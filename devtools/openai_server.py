@@ -98,7 +98,7 @@ class OpenAIStubServer:
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="openai-stub", daemon=True)
 
     # -- lifecycle ---------------------------------------------------------------------------
-    def start(self) -> "OpenAIStubServer":
+    def start(self) -> OpenAIStubServer:
         self._thread.start()
         return self
 
@@ -306,14 +306,15 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, *args: Any) -> None:  # keep test output clean
         pass
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server naming
+    def do_GET(self) -> None:
         api = self.server_api
         api._state.requests.append({"_path": self.path, "_auth": self.headers.get("Authorization", "")})
         path = self.path.split("?")[0].rstrip("/")
         parts = path.split("/")
         if path.endswith("/models"):
             names = sorted(api.models) if api.models else ["stub-model"]
-            self._json(200, {"object": "list", "data": [{"id": n, "object": "model", "owned_by": "stub"} for n in names]})
+            data = [{"id": n, "object": "model", "owned_by": "stub"} for n in names]
+            self._json(200, {"object": "list", "data": data})
         elif not self._authorised():
             return
         elif len(parts) >= 2 and parts[-2] == "batches":
@@ -342,7 +343,7 @@ class _Handler(BaseHTTPRequestHandler):
             return False
         return True
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         api = self.server_api
         try:
             length = int(self.headers.get("Content-Length") or 0)
@@ -443,7 +444,7 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             try:
                 content, completion_tokens = api.answer(request)
-            except Exception as exc:  # noqa: BLE001 - a broken test rule must show up as a server error
+            except Exception as exc:
                 self._json(500, {"error": {"message": f"stub answer failed: {exc!r}", "type": "server_error"}})
                 return
         self._json(200, {

@@ -128,7 +128,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     variants = VARIANTS if args.variant == "both" else (args.variant,)
     for variant in variants:
-        log = args.log.with_name(f"{args.log.stem}-{variant}{args.log.suffix}") if args.log and len(variants) > 1 else args.log
+        log = args.log
+        if args.log and len(variants) > 1:
+            log = args.log.with_name(f"{args.log.stem}-{variant}{args.log.suffix}")
         report = build(variant, args.dist.resolve(), args.work.resolve(), clean=not args.no_clean, log=log)
         if args.zip:
             zip_bundle(report)

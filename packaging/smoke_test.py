@@ -8,10 +8,10 @@ itself (``gui --demo --quit-after``), and again on the real X11 platform (xcb) o
 server when Xvfb is installed (a bundle or machine lacking the xcb libraries fails there);
 ``bench gui`` on the generated demo grammar (``demo``, on xcb too when Xvfb is there), which
 drives the whole window (open, retrieve, classify against the local OpenAI-compatible server of
-devtools/openai_server.py, which this script runs: the bundle leaves devtools out; a coding pass with look-ahead); a real grammar is ingested into a new
-project and WALS 81A retrieved from it, headless; then the variant's reranker behaviour: the lite
-build refuses a reranker with a message that names the full build, the full build reranks with the
-bundled MiniLM model offline.
+devtools/openai_server.py, which this script runs: the bundle leaves devtools out; a coding pass
+with look-ahead); a real grammar is ingested into a new project and WALS 81A retrieved from it,
+headless; then the variant's reranker behaviour: the lite build refuses a reranker with a message
+that names the full build, the full build reranks with the bundled MiniLM model offline.
 
 Every run uses a fresh temporary home, so the user's settings and projects are never touched and a
 missing file inside the bundle cannot be papered over by one lying around on the build machine.
@@ -24,8 +24,8 @@ import argparse
 import contextlib
 import json
 import os
-import shutil
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -66,7 +66,8 @@ class SmokeTest:
     outcomes: list[Outcome] = field(default_factory=list)
 
     def env(self, platform: str = "offscreen") -> dict[str, str]:
-        """The user's environment, pointed at a throwaway home on every OS, offline, on ``platform`` (offscreen or xcb)."""
+        """The user's environment, pointed at a throwaway home on every OS, offline, on ``platform``
+        (offscreen or xcb)."""
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "QT_", "XDG_"))}
         env.update({
             "HOME": str(self.home), "USERPROFILE": str(self.home),
@@ -100,7 +101,7 @@ class SmokeTest:
         result = self.run(args, timeout_s, platform)
         try:
             reason = verify(result)
-        except Exception as exc:  # noqa: BLE001 - a verifier crash is a failed check with its reason
+        except Exception as exc:
             reason = f"{type(exc).__name__}: {exc}"
         seconds = time.perf_counter() - started
         detail = ""

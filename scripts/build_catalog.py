@@ -121,7 +121,9 @@ def _coding_order(cldf: Path) -> dict[str, dict]:
         except (TypeError, ValueError):
             return float("inf")
 
-    ordered = sorted(enumerate(rows), key=lambda ir: (number(ir[1].get("ENumLab")), natural(ir[1].get("ELab", "")), ir[0]))
+    ordered = sorted(
+        enumerate(rows), key=lambda ir: (number(ir[1].get("ENumLab")), natural(ir[1].get("ELab", "")), ir[0])
+    )
     out = {}
     for rank, (_, row) in enumerate(ordered, start=1):
         out[row["Feature_ID"]] = {
@@ -190,7 +192,8 @@ def _feature(dataset: str, row: dict, values: list[tuple[str, str]], sections: d
                       if str(t).strip() and str(c) in {code for code, _ in values}}
         if value_defs:
             feature["value_definitions"] = value_defs
-            feature["guidelines"] = "\n".join(f"{dict(values)[c]}: {value_defs[c]}" for c, _ in values if c in value_defs)
+            label_of = dict(values)
+            feature["guidelines"] = "\n".join(f"{label_of[c]}: {value_defs[c]}" for c, _ in values if c in value_defs)
     curated = CURATED.get(fid)
     if curated:
         feature.update({k: v for k, v in curated.items() if k not in ("name", "aliases")})
