@@ -87,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _silence_stdout()  # the reader went away (``... | head``): stop quietly, as a killed pipeline would
         return 128 + 13  # SIGPIPE
-    except Exception as exc:  # noqa: BLE001 - a bug: say so plainly instead of dumping a traceback
+    except Exception as exc:
         if os.environ.get("GRAMMARLENS_DEBUG", "") not in ("", "0"):
             traceback.print_exc()
         print(f"error: GrammarLens hit a bug: {type(exc).__name__}: {exc}", file=sys.stderr)

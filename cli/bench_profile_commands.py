@@ -105,8 +105,8 @@ def _bench_profile(args: argparse.Namespace) -> int:
 
 
 def _bench_profile_speed(args: argparse.Namespace) -> int:
-    from core.output_paths import check_output_folder
     from bench.profile_speed import format_speed_report, run_profile_speed
+    from core.output_paths import check_output_folder
 
     if not args.pdf.is_file():
         raise GrammarLensError(f"{args.pdf} is not a file.", "Give the path of a grammar PDF.")

@@ -131,8 +131,8 @@ def _print_result(result) -> None:
 
 
 def _bench_rag(args: argparse.Namespace) -> int:
-    from core.llm import LlmClient, feature_of
     from bench.rag import default_data_dir, print_report, run_bench
+    from core.llm import LlmClient, feature_of
 
     feature = feature_of(args.feature)
     if args.batch_out or args.batch_in:
@@ -146,14 +146,14 @@ def _bench_rag(args: argparse.Namespace) -> int:
 
 def _bench_rag_files(args: argparse.Namespace, feature) -> int:
     """``bench rag --batch-out FILE`` writes the prompts; ``--batch-in FILE`` scores answers made elsewhere."""
-    from core.errors import GrammarLensError
     from bench.rag import default_data_dir, print_report
     from bench.rag_batch import score_results, write_requests
+    from core.errors import GrammarLensError
 
     if args.batch_out and args.batch_in:
         raise GrammarLensError("Give --batch-out or --batch-in, not both.", "Write the prompts first, then score.")
     data = args.data or default_data_dir()
-    options = dict(config=args.config, ranking=args.ranking, budget_tokens=args.budget, limit=args.limit)
+    options = {"config": args.config, "ranking": args.ranking, "budget_tokens": args.budget, "limit": args.limit}
     if args.batch_out:
         from core.output_paths import check_output_file
 

@@ -14,6 +14,7 @@ import contextlib
 import getpass
 import json
 import os
+
 from cli import arg_types
 from core.errors import GrammarLensError
 
@@ -49,7 +50,7 @@ def reviewer_of(args: argparse.Namespace) -> str:
         return os.environ["GRAMMARLENS_REVIEWER"]
     try:
         return getpass.getuser()
-    except Exception:  # noqa: BLE001 - no login name (containers): leave it empty
+    except Exception:
         return ""
 
 

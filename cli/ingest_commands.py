@@ -10,13 +10,13 @@ import sys
 import time
 from pathlib import Path
 
+from bench.ingest import bench_ingest
 from cli import arg_types
 from cli.progress_printer import stderr_progress
-from core.errors import GrammarLensError
 from core.catalog.glottocode import check_glottocode
-from core.ingest import ingest
-from bench.ingest import bench_ingest
 from core.catalog.languages import glottocode_for
+from core.errors import GrammarLensError
+from core.ingest import ingest
 from core.ingest.language import is_unsure
 from core.models import Language
 from core.store import create_project, open_project
@@ -136,7 +136,8 @@ def _unidentified(project: Path, language: Language | None) -> str:
     if language is None or not language.name:
         what = "The language is not identified"
     elif is_unsure(language):
-        what = f"The language is not surely identified (guessed {language.name!r} from the {language.source.removeprefix('unsure:')})"
+        guessed_from = language.source.removeprefix("unsure:")
+        what = f"The language is not surely identified (guessed {language.name!r} from the {guessed_from})"
     else:
         what = f"{language.name} has no Glottocode"
     return (f"{what}; set it with: python main.py language {project} --name NAME --glottocode CODE "

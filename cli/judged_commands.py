@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+
 from cli import arg_types
 from cli.progress_printer import stderr_progress
 
@@ -31,8 +32,8 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
 
 
 def _bench_judged(args: argparse.Namespace) -> int:
-    from core.output_paths import check_output_file, check_output_folder
     from bench.judged import excerpt, format_report, run_judged_bench, write_grading_sheet
+    from core.output_paths import check_output_file, check_output_folder
 
     check_output_folder(args.projects, option="--projects", overwrite=True, parents=True)
     if args.sheet:

@@ -40,7 +40,8 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
                    help=f"evidence token budget per feature (default {DEFAULT_BUDGET_TOKENS})")
     p.add_argument("--estimate", action="store_true", help="print the token and cost estimate, run nothing")
     p.add_argument("--max-cost", type=arg_types.float_range(0, 1_000_000), default=DEFAULT_MAX_COST_USD,
-                   help=f"refuse to start above this estimated cost in USD unless --yes (default {DEFAULT_MAX_COST_USD})")
+                   help="refuse to start above this estimated cost in USD unless --yes "
+                        f"(default {DEFAULT_MAX_COST_USD})")
     p.add_argument("--yes", action="store_true", help="start even above --max-cost")
     p.add_argument("--restart", action="store_true", help="start a new job instead of resuming the last one")
     p.add_argument("--cldf", type=arg_types.path, action="append", default=[],

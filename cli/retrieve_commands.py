@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from pathlib import Path
 
 from cli import arg_types
 from cli.progress_printer import stderr_progress
@@ -28,7 +27,8 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
                    help="BM25 candidates (default 50)")
     p.add_argument("--rerank", type=arg_types.model_name, default=RetrievalSettings.reranker or "none",
                    metavar="MODEL|none",
-                   help=f"embedding model (hub name or folder), or none (default {RetrievalSettings.reranker or 'none'})")
+                   help="embedding model (hub name or folder), or none "
+                        f"(default {RetrievalSettings.reranker or 'none'})")
     p.add_argument("--ranking", choices=("combined", "bm25", "dense", "vocabulary"), default="combined")
     p.add_argument("--query", choices=("term", "descriptive", "both"), default=RetrievalSettings.query)
     p.add_argument("--instruction", type=arg_types.line, default="none",
