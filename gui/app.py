@@ -15,8 +15,7 @@ from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
-from core.store import PROJECT_SUFFIX, open_project
-from core.store import repository
+from core.store import PROJECT_SUFFIX, open_project, repository
 from gui.common import projects
 
 APP_NAME = "GrammarLens"
@@ -47,7 +46,7 @@ def demo_ready(path: Path) -> bool:
     try:
         with open_project(path) as project:
             documents = repository.list_documents(project)
-    except Exception:  # noqa: BLE001 - a broken demo is rebuilt, never shown
+    except Exception:
         return False
     return bool(documents) and all(Path(d.path).exists() for d in documents)
 
@@ -85,9 +84,8 @@ def run_app(argv: list[str]) -> int:
     """Open the main window and run the event loop; returns the exit code."""
     args = parse_args(argv)
     app = make_application()
-    from gui.window.main_window import MainWindow
-
     from gui.common.error_reporting import install_exception_hooks
+    from gui.window.main_window import MainWindow
 
     store = QSettings()
     window = MainWindow(store)

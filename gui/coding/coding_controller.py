@@ -46,9 +46,9 @@ from gui.coding.coding_state import (
 from gui.coding.pass_controller import PassController
 from gui.common.operations import OperationRunner
 from gui.common.settings import AppSettings
+from gui.common.window_state import WindowState
 from gui.features.feature_controller import FeatureController
 from gui.project.project_controller import ProjectController
-from gui.common.window_state import WindowState
 
 __all__ = ["CodingController", "CodingView", "PassView"]
 

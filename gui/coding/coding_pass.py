@@ -36,8 +36,8 @@ from gui.coding.coding_panel import CodingPanel
 from gui.coding.coding_state import choose_first_text, not_a_value_text
 from gui.features.evidence_panel import EvidencePanel
 from gui.features.feature_model import FeatureListModel
-from gui.pdf.pdf_view import PdfView
 from gui.features.value_panel import ValuePanel
+from gui.pdf.pdf_view import PdfView
 
 KEYS_HINT = "0–9 value · ? unknown · Enter store · →/← feature · U uncoded · ↑↓ row · Space pin · Ctrl+Z undo"
 NOTICE_MS = 12_000  # how long the bar keeps saying what happened (the next key clears it sooner)
@@ -165,7 +165,7 @@ class CodingPassBar(QFrame):
         self.keys_label.setVisible(True)
 
     # ------------------------------------------------------------------ keys
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt naming
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         key, text, mods = event.key(), event.text(), event.modifiers()
         K = Qt.Key
         if self.notice_label.isVisible():

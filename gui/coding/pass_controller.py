@@ -25,9 +25,9 @@ from gui.coding.coding_state import PassMemory, PassView, first_page, forget_pas
 from gui.coding.page_index import PageIndex
 from gui.common.operations import OperationRunner
 from gui.common.settings import AppSettings
+from gui.common.window_state import WindowState
 from gui.features.lookahead import AHEAD, LookAhead
 from gui.project.project_controller import ProjectController
-from gui.common.window_state import WindowState
 
 
 class PassController(QObject):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import platform
 import sys
 import traceback
@@ -49,8 +50,7 @@ def error_box(parent: QWidget, title: str, exc: BaseException) -> QMessageBox:
     box.setStandardButtons(QMessageBox.StandardButton.Ok)
     box.setWindowModality(Qt.WindowModality.WindowModal)
     box.open()
-    try:
+    # An exception type with __slots__ takes no mark: it may then be shown twice, never lost.
+    with contextlib.suppress(AttributeError):
         setattr(exc, SHOWN_MARK, True)
-    except AttributeError:  # an exception type with __slots__: it may then be shown twice, never lost
-        pass
     return box

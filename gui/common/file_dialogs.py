@@ -46,7 +46,7 @@ class NameOnlyIconProvider(QAbstractFileIconProvider):
         self._drive = style.standardIcon(QStyle.StandardPixmap.SP_DriveHDIcon)
         self._computer = style.standardIcon(QStyle.StandardPixmap.SP_ComputerIcon)
 
-    def icon(self, what: object) -> QIcon:  # noqa: D102 - Qt overload: icon(IconType) and icon(QFileInfo)
+    def icon(self, what: object) -> QIcon:
         if isinstance(what, QFileInfo):
             if what.isRoot():
                 return QIcon(self._drive)
@@ -58,7 +58,7 @@ class NameOnlyIconProvider(QAbstractFileIconProvider):
             return QIcon(self._drive)
         return QIcon(self._folder if what in (kinds.Folder, kinds.Desktop, kinds.Trashcan) else self._file)
 
-    def type(self, info: QFileInfo) -> str:  # noqa: A003 - Qt's name
+    def type(self, info: QFileInfo) -> str:
         if info.isDir():
             return "Folder"
         suffix = "." + info.suffix().lower() if info.suffix() else ""

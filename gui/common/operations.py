@@ -6,8 +6,9 @@ the window used to track it in a dict keyed by strings ("retrieve", "classify"),
 started (cancel it, ask whether it still runs), says what happens on success, failure or cancel,
 and asks for the task bar with :meth:`Operation.with_progress`.  The :class:`OperationRunner`
 knows which operations the person can see and cancel (the task bar listens to it) and reports
-failures nobody handled, and every bug (a failure callback may not swallow one).  Threads, signals and cancellation are :mod:`gui.common.workers`' job; the
-idea follows Anki's ``QueryOp(parent, op).success(...).failure(...).with_progress(...)``.
+failures nobody handled, and every bug (a failure callback may not swallow one).  Threads,
+signals and cancellation are :mod:`gui.common.workers`' job; the idea follows Anki's
+``QueryOp(parent, op).success(...).failure(...).with_progress(...)``.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ class OperationRunner(QObject):
         self._visible: list[Operation] = []
         self._live: set[Operation] = set()  # strong references: a caller may drop its operation
 
-    def visible(self) -> list["Operation"]:
+    def visible(self) -> list[Operation]:
         """Running operations shown in the task bar, oldest first."""
         return list(self._visible)
 
@@ -55,20 +56,20 @@ class OperationRunner(QObject):
         return self.pool.shutdown(timeout_ms)
 
     # called by Operation
-    def _started(self, operation: "Operation") -> None:
+    def _started(self, operation: Operation) -> None:
         self._live.add(operation)
         if operation.label:
             self._visible.append(operation)
             self.changed.emit()
 
-    def _finished(self, operation: "Operation") -> None:
+    def _finished(self, operation: Operation) -> None:
         self._live.discard(operation)
         if operation in self._visible:
             self._visible.remove(operation)
             self.changed.emit()
 
 
-class Operation(Generic[T]):  # noqa: PLW1641 - hashed by identity, kept in the runner's set
+class Operation(Generic[T]):
     """One job run off the UI thread; callbacks run on the UI thread, in the order they were added.
 
     ``job`` takes a :class:`core.progress.Progress` (check it between chunks, report with
@@ -90,38 +91,38 @@ class Operation(Generic[T]):  # noqa: PLW1641 - hashed by identity, kept in the 
         self._finished: list[Callable[[], None]] = []
 
     # ------------------------------------------------------------------ building
-    def success(self, callback: Callable[[T], None]) -> "Operation[T]":
+    def success(self, callback: Callable[[T], None]) -> Operation[T]:
         self._success.append(callback)
         return self
 
-    def failure(self, callback: Callable[[BaseException], None]) -> "Operation[T]":
+    def failure(self, callback: Callable[[BaseException], None]) -> Operation[T]:
         self._failure.append(callback)
         return self
 
-    def cancelled(self, callback: Callable[[], None]) -> "Operation[T]":
+    def cancelled(self, callback: Callable[[], None]) -> Operation[T]:
         self._cancelled.append(callback)
         return self
 
-    def progress(self, callback: Callable[[int, int, str], None]) -> "Operation[T]":
+    def progress(self, callback: Callable[[int, int, str], None]) -> Operation[T]:
         self._progress.append(callback)
         return self
 
-    def finished(self, callback: Callable[[], None]) -> "Operation[T]":
+    def finished(self, callback: Callable[[], None]) -> Operation[T]:
         self._finished.append(callback)
         return self
 
-    def with_progress(self, label: str) -> "Operation[T]":
+    def with_progress(self, label: str) -> Operation[T]:
         """Show this operation in the task bar under ``label``, with its progress and Cancel."""
         self.label = label
         return self
 
-    def run_in_background(self) -> "Operation[T]":
+    def run_in_background(self) -> Operation[T]:
         if self.worker is not None:
             raise RuntimeError("an operation runs once; build a new one")
         self.worker = self.runner.pool.start(
             self.job, name=self.label or "operation", on_result=self._on_result, on_error=self._on_error,
             on_progress=self._on_progress, on_cancelled=self._on_cancelled, on_finished=self._on_finished)
-        self.runner._started(self)  # noqa: SLF001 - the runner's own bookkeeping
+        self.runner._started(self)
         return self
 
     # ------------------------------------------------------------------ state
@@ -172,7 +173,7 @@ class Operation(Generic[T]):  # noqa: PLW1641 - hashed by identity, kept in the 
 
     def _on_finished(self) -> None:
         self._done = True
-        self.runner._finished(self)  # noqa: SLF001
+        self.runner._finished(self)
         for callback in self._finished:
             callback()
 
@@ -180,6 +181,6 @@ class Operation(Generic[T]):  # noqa: PLW1641 - hashed by identity, kept in the 
 def replace(old: Operation | None, new: Operation[T]) -> Operation[T]:
     """Cancel ``old`` (a result nobody wants any more) and start ``new``; returns ``new``, running."""
     if old is not None and old.running:
-        old._superseded = True  # noqa: SLF001 - the module's own bookkeeping
+        old._superseded = True
         old.cancel()
     return new.run_in_background()

@@ -16,6 +16,7 @@ so child processes (the reranker's) never see it.  ``OPENAI_API_KEY`` in the env
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import json
 import logging
@@ -59,7 +60,7 @@ class AppSettings:
 
     @classmethod
     def local_server(cls, url: str, *, model: str = "gpt-4o", reranker: str | None = None,
-                     reviewer: str = "", timeout_s: float = 60.0) -> "AppSettings":
+                     reviewer: str = "", timeout_s: float = 60.0) -> AppSettings:
         """Settings for an OpenAI-compatible server (llama.cpp, Ollama...); tests and benches use it too."""
         return cls(LlmSettings(model=model, base_url=url, timeout_s=timeout_s), RetrievalSettings(reranker=reranker),
                    reviewer)
@@ -88,7 +89,7 @@ class AppSettings:
 def _user_name() -> str:
     try:
         return getpass.getuser()
-    except Exception:  # noqa: BLE001 - no login name on some systems
+    except Exception:
         return "reviewer"
 
 
@@ -186,10 +187,8 @@ def set_api_key(settings: AppSettings, key: str) -> bool:
             if key:
                 keyring.set_password(KEYRING_SERVICE, account, key)
             else:
-                try:
+                with contextlib.suppress(keyring.errors.PasswordDeleteError):  # there was none to delete
                     keyring.delete_password(KEYRING_SERVICE, account)
-                except keyring.errors.PasswordDeleteError:
-                    pass
             _session_keys.pop(account, None)
             return True
         except keyring.errors.KeyringError:

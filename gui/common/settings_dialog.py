@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from core.llm.settings import LlmSettings
 from core.retrieval.dense import reranker_installed, reranker_missing_hint
 from gui.common import backend
+from gui.common.operations import Operation, OperationRunner
 from gui.common.settings import (
     PROVIDER_COMPATIBLE,
     PROVIDER_OPENAI,
@@ -36,7 +37,6 @@ from gui.common.settings import (
     keyring_available,
     set_api_key,
 )
-from gui.common.operations import Operation, OperationRunner
 
 
 class SettingsDialog(QDialog):
@@ -185,7 +185,7 @@ class SettingsDialog(QDialog):
         """Save the typed key for the chosen provider; false when only kept for this session."""
         return set_api_key(self.result_settings(), self.api_key.text())
 
-    def accept(self) -> None:  # noqa: D102 - Qt override
+    def accept(self) -> None:
         self.store_key()
         super().accept()
 

@@ -17,8 +17,8 @@ from core.coding.lookahead import pinned_first
 
 if TYPE_CHECKING:  # type names only: importing core.llm here would load the client for nothing
     from core.catalog.model import Feature
-    from core.records.classifications import Classification
     from core.models import Document, Paragraph
+    from core.records.classifications import Classification
     from core.retrieval.pipeline import Hit  # the one shape of a row of the evidence list
 
 

@@ -40,7 +40,7 @@ def make_worker_imports_safe() -> None:
     """
     feature = sys.modules.get("PySide6.support.feature")
     if feature is not None and hasattr(feature, "_mod_uses_pyside"):
-        feature._mod_uses_pyside = lambda module: False  # noqa: SLF001
+        feature._mod_uses_pyside = lambda module: False
 
 
 class WorkerSignals(QObject):
@@ -83,7 +83,7 @@ class Worker(QRunnable):
             value = self.job(self.progress)
         except Cancelled:
             self.signals.cancelled.emit()
-        except Exception as exc:  # noqa: BLE001 - reported to the GUI, never swallowed
+        except Exception as exc:
             exc.__traceback_text__ = traceback.format_exc()  # type: ignore[attr-defined]
             self.signals.errored.emit(exc)
         else:

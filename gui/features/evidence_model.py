@@ -64,13 +64,13 @@ class EvidenceModel(QAbstractTableModel):
     def row_of_paragraph(self, paragraph_id: int) -> int:
         return next((i for i, h in enumerate(self.hits) if h.paragraph.id == paragraph_id), -1)
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: N802 - Qt naming
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.hits)
 
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: N802
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(COLUMNS)
 
-    def headerData(  # noqa: N802
+    def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
         horizontal = orientation == Qt.Orientation.Horizontal

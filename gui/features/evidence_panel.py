@@ -14,13 +14,21 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QStyledItemDelegate, QStyleOptionViewItem,
-                               QTableView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from core.ingest.sections import SEPARATOR as SECTION_SEPARATOR
 from core.models import Paragraph
-from gui.features.evidence_model import SECTION_COLUMN, SNIPPET_COLUMN, EvidenceModel
 from gui.common.window_state import WindowState
+from gui.features.evidence_model import SECTION_COLUMN, SNIPPET_COLUMN, EvidenceModel
 
 SECTION_WIDTH = 120
 RERANKING_NOTE = "· reranking…"  # beside the title while the embedding model's order is still to come
@@ -35,7 +43,7 @@ class SectionDelegate(QStyledItemDelegate):
     levels between are not lost; a path of one heading is shown on its own.
     """
 
-    def initStyleOption(self, option: QStyleOptionViewItem,  # noqa: N802 - Qt naming
+    def initStyleOption(self, option: QStyleOptionViewItem,
                         index: QModelIndex | QPersistentModelIndex) -> None:
         super().initStyleOption(option, index)
         option.features |= QStyleOptionViewItem.ViewItemFeature.WrapText  # the break between the two lines

@@ -25,12 +25,12 @@ from PySide6.QtCore import QObject, Signal
 from core.catalog.model import Feature
 from core.records.classifications import Classification
 from gui.common import backend
-from gui.features import review
-from gui.project.book_preparation import BookPreparation
 from gui.common.operations import Operation, OperationRunner, replace
-from gui.project.project_controller import ProjectController
 from gui.common.settings import AppSettings, llm_configured
 from gui.common.window_state import WindowState
+from gui.features import review
+from gui.project.book_preparation import BookPreparation
+from gui.project.project_controller import ProjectController
 
 
 class FeatureController(QObject):

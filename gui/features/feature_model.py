@@ -38,7 +38,7 @@ class FeatureListModel(QAbstractListModel):
     def row_of(self, feature_id: str) -> int:
         return next((i for i, f in enumerate(self.features) if f.id == feature_id), -1)
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: N802 - Qt naming
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.features)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:

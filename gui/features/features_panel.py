@@ -33,14 +33,14 @@ class FeatureListView(QListView):
         super().__init__(parent)
         self.clicking = False
 
-    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt naming
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         self.clicking = True
         try:
             super().mousePressEvent(event)
         finally:
             self.clicking = False
 
-    def scrollTo(self, index: QModelIndex | QPersistentModelIndex,  # noqa: N802
+    def scrollTo(self, index: QModelIndex | QPersistentModelIndex,
                  hint: QAbstractItemView.ScrollHint = QAbstractItemView.ScrollHint.EnsureVisible) -> None:
         if not self.clicking:
             super().scrollTo(index, hint)

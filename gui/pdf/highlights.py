@@ -39,7 +39,10 @@ _COLOURS = {"evidence": EVIDENCE_COLOUR, "cited": CITED_COLOUR, "pinned": PINNED
 
 
 class Overlays:
-    """The highlight and selection items over the pages; ``page_item(pdf_page)`` is a page's item (None: no such page)."""
+    """The highlight and selection items over the pages.
+
+    ``page_item(pdf_page)`` is a page's item (None: no such page).
+    """
 
     def __init__(self, page_item: Callable[[int], QGraphicsRectItem | None]) -> None:
         self._page_item = page_item

@@ -17,8 +17,8 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QToolBu
 from core.models import Document
 from gui.common import backend
 from gui.common.operations import Operation, OperationRunner, replace
-from gui.pdf.pdf_view import PdfView
 from gui.common.window_state import WindowState
+from gui.pdf.pdf_view import PdfView
 
 Match = tuple[int, tuple[float, float, float, float]]  # (1-based pdf page, rect in PDF points)
 

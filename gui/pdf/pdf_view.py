@@ -100,7 +100,7 @@ class PdfView(QGraphicsView):
             self._sizes.append((width, height))
             y += height + PAGE_GAP
         max_w = max(w for w, _ in self._sizes)
-        for item, (w, _) in zip(self._page_items, self._sizes):
+        for item, (w, _) in zip(self._page_items, self._sizes, strict=True):
             item.setX((max_w - w) / 2)
         scene.setSceneRect(QRectF(-PAGE_GAP, 0, max_w + 2 * PAGE_GAP, y))
         self._apply_zoom(self.zoom)
@@ -196,7 +196,7 @@ class PdfView(QGraphicsView):
         self.zoom = zoom
         self.resetTransform()
         self.scale(zoom, zoom)
-        for index, item in list(self._pixmap_items.items()):
+        for item in list(self._pixmap_items.values()):
             self.scene().removeItem(item)
         self._pixmap_items.clear()
         self._schedule_visible()

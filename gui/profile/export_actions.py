@@ -16,9 +16,9 @@ from PySide6.QtWidgets import QLabel, QPushButton
 
 from gui.common import file_dialogs
 from gui.common.operations import Operation, OperationRunner
-from gui.profile.references import ReferenceSource
 from gui.profile import profile_backend as backend
 from gui.profile.profile_bibtex import BibtexDialog
+from gui.profile.references import ReferenceSource
 
 
 class ExportActions:
@@ -66,7 +66,8 @@ class ExportActions:
     def export_dialog(self, fmt: str) -> None:
         if self.project_path is None:
             return
-        folder = file_dialogs.choose_folder(self, f"Export the profile as {fmt.upper()} into…", self.project_path.parent)
+        folder = file_dialogs.choose_folder(self, f"Export the profile as {fmt.upper()} into…",
+                                            self.project_path.parent)
         if folder:
             self.export_to(fmt, folder)
 

@@ -11,8 +11,8 @@ from pathlib import Path
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
-from gui.profile import profile_backend as backend
 from gui.common.operations import Operation, OperationRunner
+from gui.profile import profile_backend as backend
 
 
 class BibtexDialog(QDialog):

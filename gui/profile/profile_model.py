@@ -37,14 +37,15 @@ class ProfileTableModel(QAbstractTableModel):
     def entry(self, row: int) -> Any:
         return self.entries[row]
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802 - Qt naming
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.entries)
 
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802
+    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(COLUMNS)
 
-    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(COLUMNS):
+    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):
+        is_label = orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
+        if is_label and 0 <= section < len(COLUMNS):
             return COLUMNS[section]
         return None
 
@@ -129,7 +130,7 @@ class ProfileFilterModel(QSortFilterProxyModel):
 
         self._changed(apply)
 
-    def filterAcceptsRow(self, row: int, parent: QModelIndex) -> bool:  # noqa: N802
+    def filterAcceptsRow(self, row: int, parent: QModelIndex) -> bool:
         model = self.sourceModel()
         e = model.entry(row)
         if self.statuses and e.status not in self.statuses:

@@ -16,8 +16,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from core.records import decisions as records
 from core.profile import entries as profile_entries
+from core.records import decisions as records
 
 ALL = ""  # the filter's key for every status
 UNCODED = "uncoded"  # the filter's key for the rows the coder has not decided (no value, no "?")

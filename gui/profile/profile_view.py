@@ -40,7 +40,6 @@ from PySide6.QtWidgets import (
 
 from gui.common.operations import Operation, OperationRunner, replace
 from gui.common.settings import AppSettings, llm_configured
-from gui.profile.references import ReferenceSource
 from gui.profile import profile_backend as backend
 from gui.profile.batch_file_actions import BatchFileActions
 from gui.profile.export_actions import ExportActions
@@ -48,6 +47,7 @@ from gui.profile.profile_batch_files import FILE_CANCEL_NOTES
 from gui.profile.profile_bibtex import BibtexDialog
 from gui.profile.profile_model import ProfileFilterModel, ProfileTableModel
 from gui.profile.profile_summary import NO_MODEL, estimate_text, status_choices, summary_line
+from gui.profile.references import ReferenceSource
 
 CONFIRM_ABOVE_USD = 1.0
 BUILTIN_SETS = (("paper", "The paper's four (81A, 49A, GB107, polar questions)"), ("grambank", "All of Grambank"),

@@ -19,11 +19,12 @@ from core.errors import GrammarLensError
 from core.progress import Progress
 from core.store import open_project
 from core.store.repository import get_language
-from gui.common import file_dialogs
-from gui.profile import profile_backend
 from gui.coding.coding_controller import CodingController
+from gui.common import file_dialogs
 from gui.common.operations import Operation, OperationRunner, replace
+from gui.profile import profile_backend
 from gui.project.project_controller import ProjectController
+
 
 def _read(folder: Path, project_path: Path, progress: Progress) -> dict:
     """The language's values in ``folder``; a language without a Glottocode is refused with the app's own hint."""

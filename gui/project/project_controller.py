@@ -19,11 +19,10 @@ from PySide6.QtCore import QObject, QSettings, QTimer, Signal
 from core.errors import GrammarLensError
 from core.models import Language
 from core.store import PROJECT_SUFFIX, ProjectDatabase, backups, create_project, open_project, repository, restore
-from gui.common import backend
-from gui.common import projects
-from gui.project import open_grammar
+from gui.common import backend, projects
 from gui.common.operations import Operation, OperationRunner
 from gui.common.window_state import WindowState
+from gui.project import open_grammar
 
 BACKUP_CHECK_MS = 5 * 60 * 1000  # how often the window asks whether an hourly backup is due
 

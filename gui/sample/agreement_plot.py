@@ -56,7 +56,7 @@ class AgreementPlot(QWidget):
         low = min([0.0, *kappas])
         return max(-1.0, math.floor(low * 4) / 4)
 
-    def paintEvent(self, _event) -> None:  # noqa: N802 - Qt naming
+    def paintEvent(self, _event) -> None:
         painter = QPainter(self)
         try:
             painter.fillRect(self.rect(), QColor("#ffffff"))

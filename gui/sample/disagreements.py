@@ -14,13 +14,27 @@ the window's error dialog.
 
 from __future__ import annotations
 
+import contextlib
 import html
 from pathlib import Path
 from typing import Callable
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QComboBox, QDockWidget, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget,
-                               QListWidgetItem, QPushButton, QSplitter, QTextBrowser, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDockWidget,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSplitter,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
 
 from core.progress import Progress
 from core.sample.coders import CoderComparison, CoderValue, Disagreement
@@ -277,7 +291,5 @@ def open_disagreement_queue(window, b_path: str | Path | None = None) -> Disagre
 
 
 def _disconnect(signal, slot) -> None:
-    try:
+    with contextlib.suppress(RuntimeError, TypeError):  # already gone with the window
         signal.disconnect(slot)
-    except (RuntimeError, TypeError):  # already gone with the window
-        pass

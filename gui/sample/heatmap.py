@@ -107,7 +107,7 @@ class HeatmapWidget(QWidget):
         return None
 
     # ------------------------------------------------------------------ painting
-    def paintEvent(self, _event) -> None:  # noqa: N802 - Qt naming
+    def paintEvent(self, _event) -> None:
         painter = QPainter(self)
         try:
             painter.fillRect(self.rect(), QColor("#ffffff"))
@@ -211,7 +211,7 @@ class HeatmapWidget(QWidget):
             lines.append(f"{view.reference_name or 'Reference'}: {cell.reference_code} {label} ({agree})".rstrip())
         return "\n".join(lines)
 
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
             found = self.cell_at(event.position().toPoint())
             if found is not None:

@@ -12,7 +12,18 @@ does not share.  The legend lists the feature's values in the database's colours
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QMouseEvent, QPainter, QPainterPath, QPen, QPolygonF, QTransform
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QMouseEvent,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+    QTransform,
+)
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from core.errors import GrammarLensError
@@ -45,7 +56,7 @@ def _outline_paths() -> tuple[QPainterPath, QPainterPath, QPainterPath]:
             target.addPolygon(QPolygonF([QPointF(lon, -lat) for lon, lat in points]))
             target.closeSubpath()
             drawing = False
-            for a, b in zip(points, points[1:] + points[:1]):
+            for a, b in zip(points, points[1:] + points[:1], strict=True):
                 if _is_seam(a, b):
                     drawing = False
                     continue
@@ -120,7 +131,7 @@ class MapWidget(QWidget):
         return QPointF(rect.left() + x, rect.top() + y)
 
     # ------------------------------------------------------------------ painting
-    def paintEvent(self, _event) -> None:  # noqa: N802 - Qt naming
+    def paintEvent(self, _event) -> None:
         painter = QPainter(self)
         try:
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -287,7 +298,7 @@ class MapWidget(QWidget):
             return True
         return super().event(event)
 
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         language = self.language_at(event.position())
         if event.button() == Qt.MouseButton.LeftButton and language is not None and self.feature_id:
             self.languageActivated.emit(str(language.project_path), self.feature_id)

@@ -8,8 +8,9 @@ The palette (the same for the heatmap, the map and their legends):
 - **WALS** features: WALS's own colour of each value, the ``icon`` column of WALS's CLDF
   ``codes.csv`` (81A: SOV blue ``#0000dd``, SVO red ``#dd0000``, VSO yellow ``#ffff00``…), read
   from the sample's reference folder when it holds WALS; the map also takes WALS's shape (two
-  values sharing a colour differ by shape there: 81A VSO a yellow circle, VOS a yellow diamond).  Without it, values take WALS's colours
-  in the order WALS uses them most (:data:`FALLBACK`: blue, red, yellow, purple, orange, green…).
+  values sharing a colour differ by shape there: 81A VSO a yellow circle, VOS a yellow diamond).
+  Without it, values take WALS's colours in the order WALS uses them most (:data:`FALLBACK`:
+  blue, red, yellow, purple, orange, green…).
 - **"?"** (unknown: the coder's "?", or not enough information for the model) is grey ``#cccccc``,
   as Grambank Online draws "Not known".
 

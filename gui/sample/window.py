@@ -16,20 +16,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QLabel, QMainWindow, QScrollArea, QTabWidget, QToolBar,
-                               QWidget)
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QMainWindow, QScrollArea, QTabWidget, QToolBar, QWidget
 
 from core.progress import Progress
 from core.sample import view_data
 from gui.common import file_dialogs
 from gui.common.error_reporting import ErrorReporter
 from gui.common.operations import Operation, OperationRunner
+from gui.common.task_bar import TaskBar
 from gui.sample.agreement_plot import AgreementPlot
 from gui.sample.figures import export_figure
 from gui.sample.heatmap import HeatmapWidget
 from gui.sample.map_view import MapWidget
 from gui.sample.palette import ValuePalette
-from gui.common.task_bar import TaskBar
 
 ALL_GROUPS = "All feature groups"
 MAP_DEFAULT = "GB107"  # the map's first feature when the sample has it (the paper's negation feature)
@@ -252,13 +251,13 @@ class SampleWindow(QMainWindow):
             return None
         try:
             written = export_figure(figure, path)
-        except Exception as exc:  # noqa: BLE001 - a GrammarLensError or a bug: both go to the error dialog
+        except Exception as exc:
             self.errors.report("The figure was not exported", exc)
             return None
         self.statusBar().showMessage(f"Saved {written}.", 8000)
         return written
 
-    def closeEvent(self, event) -> None:  # noqa: N802 - Qt naming
+    def closeEvent(self, event) -> None:
         if self.operation is not None and self.operation.running:
             self.operation.cancel()
         super().closeEvent(event)

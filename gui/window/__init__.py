@@ -1,1 +1,4 @@
-"""The main window: its panels composed, menus and toolbar, layout, task bar and banners (a Qt layer over window_state)."""
+"""The main window: its panels composed, menus and toolbar, layout, task bar and banners.
+
+A Qt layer over window_state.
+"""

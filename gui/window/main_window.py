@@ -20,31 +20,31 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QVBoxLayout
 from core.catalog.model import Catalog, Feature
 from core.errors import GrammarLensError, PdfError
 from core.models import Paragraph, Rect
-from gui.common import backend, file_dialogs
-from gui.window.about import show_about
 from gui.coding.coding_pass import CodingController, CodingPanel, CodingPassBar, connect_coding
+from gui.common import backend, file_dialogs
 from gui.common.error_reporting import ErrorReporter
+from gui.common.operations import Operation, OperationRunner
+from gui.common.settings import AppSettings, llm_configured, load_settings, save_settings
+from gui.common.settings_dialog import SettingsDialog
+from gui.common.task_bar import TaskBar
+from gui.common.window_state import WindowState
 from gui.features.evidence_panel import EvidencePanel
 from gui.features.feature_controller import FeatureController
 from gui.features.features_panel import FeaturesPanel
-from gui.project.language_line import LanguageLine
-from gui.window.menus import add_toolbar, fill_menu_bar, make_action, recent_menu, sample_actions
-from gui.window.offline_banner import OfflineBanner
-from gui.project.open_grammar import pdf_start, project_start
-from gui.common.operations import Operation, OperationRunner
+from gui.features.value_panel import ValuePanel
 from gui.pdf.pdf_toolbar import PdfToolbar
 from gui.pdf.pdf_view import Highlight, PdfView
 from gui.profile.profile_dock import dock_profile
 from gui.profile.profile_view import ProfileView
-from gui.project.project_controller import ProjectController
 from gui.profile.references import ReferenceSource, connect_references
+from gui.project.language_line import LanguageLine
+from gui.project.open_grammar import pdf_start, project_start
+from gui.project.project_controller import ProjectController
 from gui.project.restore_dialog import restore_action
-from gui.common.settings import AppSettings, llm_configured, load_settings, save_settings
-from gui.common.settings_dialog import SettingsDialog
-from gui.common.task_bar import TaskBar
-from gui.features.value_panel import ValuePanel
+from gui.window.about import show_about
+from gui.window.menus import add_toolbar, fill_menu_bar, make_action, recent_menu, sample_actions
+from gui.window.offline_banner import OfflineBanner
 from gui.window.window_layout import WindowLayout, named_splitter
-from gui.common.window_state import WindowState
 
 
 class MainWindow(QMainWindow):
@@ -280,11 +280,11 @@ class MainWindow(QMainWindow):
         self._apply_highlights()
         return True
 
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt naming
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if self.projects.accepts(Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()):
             event.acceptProposedAction()
 
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
+    def dropEvent(self, event: QDropEvent) -> None:
         if self.projects.drop([Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()]):
             event.acceptProposedAction()
 
@@ -328,9 +328,9 @@ class MainWindow(QMainWindow):
 
     def show_paragraph(self, paragraph: Paragraph) -> None:
         """Scroll the PDF to a paragraph (switching grammar if needed) and outline its rectangles."""
-        if self.state.document is None or paragraph.document_id != self.state.document.id:
-            if not self.show_document(paragraph.document_id):
-                return
+        other_document = self.state.document is None or paragraph.document_id != self.state.document.id
+        if other_document and not self.show_document(paragraph.document_id):
+            return
         self.pdf_view.show_rects(paragraph.rects)
         self.statusBar().showMessage(f"p. {paragraph.page_label} — {paragraph.section}", 6000)
 
@@ -354,7 +354,7 @@ class MainWindow(QMainWindow):
 
     # ================================================================== dialogs, settings, profile, close
     def show_error(self, title: str, exc: BaseException) -> QMessageBox:
-        """Tell what went wrong and what to do, one box per burst of one error (see :mod:`gui.common.error_reporting`)."""
+        """Say what went wrong and what to do, one box per burst of one error (:mod:`gui.common.error_reporting`)."""
         self.last_message_box = self.errors.report(title, exc)
         return self.last_message_box
 
@@ -389,7 +389,7 @@ class MainWindow(QMainWindow):
         self.profile_dock.isFloating() or self.profile_dock.raise_()  # a tab brought forward (floating: shown)
         return self.profile_view
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt naming
+    def closeEvent(self, event: QCloseEvent) -> None:
         """Cancel running work, wait for the threads, save the layout, close the project."""
         self.runner.shutdown()
         self.save_layout()

@@ -6,6 +6,7 @@ strings from INI files and byte arrays from the registry alike).
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Sequence
 
@@ -36,10 +37,8 @@ class WindowLayout:
             saved = self.store.value(f"window/{splitter.objectName()}")
             if isinstance(saved, QByteArray):
                 splitter.restoreState(saved)
-        try:
+        with contextlib.suppress(TypeError, ValueError):  # a zoom that is not a number: the view keeps its own
             view.set_zoom(float(self.store.value("window/zoom", 1.0)))
-        except (TypeError, ValueError):
-            pass
 
     def save(self, window: QMainWindow, splitters: Sequence[QSplitter], view: PdfView) -> None:
         self.store.setValue("window/geometry", window.saveGeometry())
