@@ -11,12 +11,12 @@ import json
 from pathlib import Path
 
 from core.store.backups import backup_dir
-from tests.gui.test_profile_batch_files import WAIT_MS, count, server_results, view  # noqa: F401 - view: a fixture
+from tests.fixtures_profile_batch import WAIT_MS, count, server_results
 
 JUNK_LINES = 200_000  # about a second of import: the cancel surely comes before the last line
 
 
-def written_results(qtbot, view, llm_server, tmp_path: Path) -> tuple[str, str]:  # noqa: F811
+def written_results(qtbot, view, llm_server, tmp_path: Path) -> tuple[str, str]:
     """The two result lines (81A, GB107) the server's Batch API writes for the dock's exported requests."""
     requests, results = tmp_path / "requests.jsonl", tmp_path / "answers.jsonl"
     with qtbot.waitSignal(view.batchFileFinished, timeout=WAIT_MS) as finished:
@@ -30,7 +30,7 @@ def written_results(qtbot, view, llm_server, tmp_path: Path) -> tuple[str, str]:
     return first, second
 
 
-def import_file(qtbot, view, path: Path, *, cancel: bool = False) -> str:  # noqa: F811
+def import_file(qtbot, view, path: Path, *, cancel: bool = False) -> str:
     with qtbot.waitSignal(view.batchFileFinished, timeout=WAIT_MS) as finished:
         assert view.import_batch_results(path) is not None
         if cancel:  # once the first chunk is committed (its progress is shown), not before the job starts
@@ -40,32 +40,32 @@ def import_file(qtbot, view, path: Path, *, cancel: bool = False) -> str:  # noq
     return finished.args[0]
 
 
-def test_a_cancelled_import_keeps_its_lines_and_the_next_stores_the_rest(qtbot, view, llm_server, demo_project,
-                                                                          tmp_path) -> None:  # noqa: F811
-    first, second = written_results(qtbot, view, llm_server, tmp_path)
+def test_a_cancelled_import_keeps_its_lines_and_the_next_stores_the_rest(qtbot, batch_view, llm_server,
+                                                                          demo_project, tmp_path) -> None:
+    first, second = written_results(qtbot, batch_view, llm_server, tmp_path)
     unread = json.loads(second)
     unread["response"]["body"]["usage"] = {"prompt_tokens": "many", "completion_tokens": 3}
     results = tmp_path / "results.jsonl"
     results.write_text(first + "\n" + "junk\n" * JUNK_LINES + json.dumps(unread) + "\n", encoding="utf-8")
     before = count(demo_project, "classifications")
 
-    shown = view.report_box  # the export's
-    assert import_file(qtbot, view, results, cancel=True) == "cancelled"
-    assert view.report_box is shown and view.run_button.isEnabled()  # a cancel opens no message
-    assert view.estimate_label.text().startswith(
+    shown = batch_view.report_box  # the export's
+    assert import_file(qtbot, batch_view, results, cancel=True) == "cancelled"
+    assert batch_view.report_box is shown and batch_view.run_button.isEnabled()  # a cancel opens no message
+    assert batch_view.estimate_label.text().startswith(
         "Cancelled; the lines imported so far are kept (each whole). Import the file again to store the rest.")
     assert count(demo_project, "classifications") == before + 1  # the first line, committed before the cancel
 
-    assert import_file(qtbot, view, results) == "imported"
+    assert import_file(qtbot, batch_view, results) == "imported"
     assert count(demo_project, "classifications") == before + 2
-    assert view.report_box.text() == (
+    assert batch_view.report_box.text() == (
         f"Imported 1 of {JUNK_LINES + 2:,} line(s) from results.jsonl: 1 already stored, {JUNK_LINES:,} broken "
         "line(s), 1 stored without token counts (cost unknown).")
-    view.report_box.accept()
+    batch_view.report_box.accept()
 
 
-def test_a_backup_that_failed_is_a_warning_of_the_import(qtbot, view, llm_server, demo_project, tmp_path) -> None:  # noqa: F811
-    first, second = written_results(qtbot, view, llm_server, tmp_path)
+def test_a_backup_that_failed_is_a_warning_of_the_import(qtbot, batch_view, llm_server, demo_project, tmp_path) -> None:
+    first, second = written_results(qtbot, batch_view, llm_server, tmp_path)
     results = tmp_path / "results.jsonl"
     results.write_text(first + "\n" + second + "\n", encoding="utf-8")
     folder = backup_dir(demo_project)
@@ -75,8 +75,8 @@ def test_a_backup_that_failed_is_a_warning_of_the_import(qtbot, view, llm_server
         folder.rmdir()
     folder.write_text("a file where the backup folder should be", encoding="utf-8")
 
-    assert import_file(qtbot, view, results) == "imported"
-    box = view.report_box
+    assert import_file(qtbot, batch_view, results) == "imported"
+    box = batch_view.report_box
     assert box.text() == "Imported 2 of 2 line(s) from results.jsonl."
     assert box.informativeText().startswith(f"Warning: No backup of {demo_project.name} could be taken before the "
                                             "import, which went on: Cannot create the backup folder")

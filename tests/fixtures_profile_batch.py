@@ -1,0 +1,59 @@
+"""Fixtures of the Profile dock's batch-file tests: the dock on the demo project, the server's results.
+
+``batch_view`` is a shown Profile dock on a copy of the demo project, asking the local
+OpenAI-compatible server (``llm_server``) for the features :data:`FEATURES`;
+:func:`server_results` writes the results file the server's Batch API would give back for a
+requests file, and :func:`count` counts a table's rows in a project file.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core.store import open_project
+
+WAIT_MS = 30_000
+FEATURES = "81A,GB107"
+
+
+@pytest.fixture
+def batch_view(qtbot, llm_server, llm_settings, demo_project):
+    """The Profile dock, shown, on ``demo_project`` with the features :data:`FEATURES`; its work ends after."""
+    from gui.common.operations import OperationRunner
+    from gui.common.settings import AppSettings
+    from gui.profile.profile_view import ProfileView
+
+    runner = OperationRunner()
+    settings = AppSettings(llm=llm_settings, retrieval=AppSettings().retrieval.with_(reranker=None))
+    view = ProfileView(runner, lambda: settings)
+    qtbot.addWidget(view)
+    view.resize(1000, 500)
+    view.show()
+    with qtbot.waitSignal(view.refreshed, timeout=WAIT_MS):
+        view.set_project(demo_project)
+    view.set_feature_set(FEATURES)
+    yield view
+    assert runner.shutdown(10_000)
+
+
+def server_results(server, requests: Path, results: Path) -> None:
+    """The results file the server's Batch API would write for ``requests`` (its answering rules)."""
+    out = []
+    for raw in requests.read_text(encoding="utf-8").splitlines():
+        request = json.loads(raw)
+        content, tokens = server.answer(request["body"])
+        out.append({"id": "batch_req_1", "custom_id": request["custom_id"], "error": None, "response": {
+            "status_code": 200, "request_id": "req_1", "body": {
+                "id": "chatcmpl-1", "object": "chat.completion", "model": request["body"]["model"],
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
+                             "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 500, "completion_tokens": tokens, "total_tokens": 500 + tokens}}}})
+    results.write_text("".join(json.dumps(x) + "\n" for x in out), encoding="utf-8")
+
+
+def count(path: Path, table: str) -> int:
+    with open_project(path, readonly=True) as project:
+        return project.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
