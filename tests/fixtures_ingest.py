@@ -39,7 +39,8 @@ def write_sample_book(path: Path, *, labels: bool = True, columns: int = 1, unic
                 f"and the ob{SOFT}ject precedes the verb in the basic or{SOFT}der of transitive clauses. "
                 f"This ar{SOFT}rangement is the most fre{SOFT}quent one in the cor{SOFT}pus of nar{SOFT}ratives.")
     if columns == 1:
-        w.example(1, [("ama=ti", "mother=TOP"), ("kalu-ni", "fish-ACC"), ("sepo-ra", "cook-PST")], "Mother cooked the fish.")
+        w.example(1, [("ama=ti", "mother=TOP"), ("kalu-ni", "fish-ACC"), ("sepo-ra", "cook-PST")],
+                  "Mother cooked the fish.")
     else:
         w.example(1, [("a=ti", "M=TOP"), ("ku-ni", "F-ACC"), ("se-ra", "C-PST")], "Mother cooked it.")
     w.paragraph("The example shows the subject-verb order with an intervening object; the object carries the "
@@ -47,7 +48,8 @@ def write_sample_book(path: Path, *, labels: bool = True, columns: int = 1, unic
     for n in range(3):
         w.paragraph(LOREM + f" This is paragraph number {n + 1} of the filler text about con{SOFT}stituent order.")
     if columns == 1:
-        w.example(2, [("kalu-ni", "fish-ACC"), ("ama=ti", "mother=TOP"), ("sepo-ra", "cook-PST")], "The fish, Mother cooked it.")
+        w.example(2, [("kalu-ni", "fish-ACC"), ("ama=ti", "mother=TOP"), ("sepo-ra", "cook-PST")],
+                  "The fish, Mother cooked it.")
     w.heading("1.1 Questions")
     long_text = " ".join([LOREM] * 4)
     w.paragraph("Polar questions are marked by the clause-final particle ka. " + long_text)

@@ -73,7 +73,7 @@ class _Project:
 
 def make_llm_project(path: Path) -> _Project:
     """Create the Testish project at ``path`` (the ``llm_project`` fixture's; a module fixture may copy it)."""
-    from core.models import Language, LabelSource, Paragraph, ParagraphKind
+    from core.models import LabelSource, Language, Paragraph, ParagraphKind
     from core.store import create_project
     from core.store.repository import insert_document, list_paragraphs, set_language
 
@@ -89,7 +89,7 @@ def make_llm_project(path: Path) -> _Project:
                     title="A grammar of Testish", page_count=len(named) + 10, label_source=LabelSource.PDF_LABELS,
                     pdf_page_of_printed_1=10, pages=pages, paragraphs=paragraphs)
     stored = list_paragraphs(project)
-    ids = {name: p.id for (name, _), p in zip(named, stored)}
+    ids = {name: p.id for (name, _), p in zip(named, stored, strict=True)}
     return _Project(project, path, ids)
 
 

@@ -200,10 +200,10 @@ class BookWriter:
             positions.append(x)
             width = max(self._font.text_length(word, self.size), self._font.text_length(gloss, self.size))
             x += width + 8
-        for (word, _), px in zip(words, positions):
+        for (word, _), px in zip(words, positions, strict=True):
             self._write(px, word)
         self._y += self.leading
-        for (_, gloss), px in zip(words, positions):
+        for (_, gloss), px in zip(words, positions, strict=True):
             self._write(px, gloss)
         self._y += self.leading
         self._write(self._col_left + 30, f"‘{translation}’")

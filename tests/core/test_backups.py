@@ -6,7 +6,7 @@ import contextlib
 import hashlib
 import io
 import shutil
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -60,9 +60,9 @@ def test_opening_keeps_one_backup_an_hour_and_the_copy_is_a_whole_project(projec
 
 
 def test_rotation_keeps_the_last_five_and_the_newest_of_each_of_the_last_seven_days(project_path: Path) -> None:
-    with open_project(project_path) as project:
+    with open_project(project_path):
         template = backups.list_backups(project_path)[0].path
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     stamps = [now - timedelta(days=day, hours=hour) for day in range(10) for hour in (1, 3)]
     for stamp in stamps:
         name = f"ulwa.{stamp.strftime('%Y%m%dT%H%M%S%fZ')}.hourly.grammarlens-backup"

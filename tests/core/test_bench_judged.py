@@ -13,11 +13,18 @@ from pathlib import Path
 
 import pytest
 
+from bench.judged import (
+    DEFAULT_DATA,
+    GRADE_COLUMNS,
+    GradeKey,
+    judged_ndcg,
+    load_grades,
+    load_pairs,
+    loose_hash,
+    text_hash,
+)
 from cli import main as cli_main
 from core.errors import GrammarLensError
-from bench.judged import (
-    DEFAULT_DATA, GRADE_COLUMNS, GradeKey, judged_ndcg, load_grades, load_pairs, loose_hash, text_hash,
-)
 from tests.fixtures_shared import GRAMMARS
 
 GRAMMAR = "354_Iranian_Armenian.pdf"

@@ -76,8 +76,10 @@ def test_no_llm_prints_evidence_statistics_and_reuses_the_ingested_grammar(share
     assert out["mode"] == "retrieval" and out["scores"] is None and out["languages"] == [LANGUAGE]
     assert set(out["evidence"]) == set(SLICE)
     for stats in out["evidence"].values():
-        assert stats["languages"] == 1 and 0.0 <= stats["vocabulary_hit_share"] <= 1.0 and math.isfinite(stats["mean_top_score"])
-    assert out["evidence"]["GB020"]["gold_present_share"] == 1.0 and out["evidence"]["GB022"]["gold_present_share"] == 0.0
+        assert stats["languages"] == 1 and 0.0 <= stats["vocabulary_hit_share"] <= 1.0
+        assert math.isfinite(stats["mean_top_score"])
+    assert out["evidence"]["GB020"]["gold_present_share"] == 1.0
+    assert out["evidence"]["GB022"]["gold_present_share"] == 0.0
     assert out["evidence"]["GB020"]["vocabulary_hit_share"] == 1.0  # articles are described in this grammar
     gb020, gb022 = out["evidence"]["GB020"], out["evidence"]["GB022"]
     assert gb020["hit_share_when_present"] == 1.0 and gb020["hit_share_when_absent"] is None  # gold: GB020 1

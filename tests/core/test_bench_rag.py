@@ -12,9 +12,9 @@ import re
 
 import pytest
 
+from bench.rag import load_items, parse_pages, run_bench
 from core.catalog import load_catalog
 from core.llm import LlmClient, feature_of
-from bench.rag import load_items, parse_pages, run_bench
 from core.llm.metrics import scores
 
 POLAR_STRATEGIES = load_catalog().get("116A*").parts

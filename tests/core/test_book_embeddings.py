@@ -22,8 +22,14 @@ from core.catalog import load_catalog
 from core.models import ParagraphKind
 from core.progress import Progress
 from core.retrieval import RetrievalSettings, retrieve
-from core.retrieval.book_embeddings import (TOKEN_BUDGET, book_status, embed_book, estimated_tokens,
-                                            needs_book_embeddings, plan_batches)
+from core.retrieval.book_embeddings import (
+    TOKEN_BUDGET,
+    book_status,
+    embed_book,
+    estimated_tokens,
+    needs_book_embeddings,
+    plan_batches,
+)
 from core.store import open_project
 from tests.fixtures_retrieval import MINI_GRAMMAR, build_project
 

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from core.llm import Evidence, LlmError, classify, get_classification, list_classifications
-from tests.reviews import add_review, latest_review
-from core.store.repository import get_paragraphs
 from core.llm.features import feature_of
+from core.store.repository import get_paragraphs
+from tests.reviews import add_review, latest_review
 
 
 def evidence(llm_project, *names: str) -> list[Evidence]:
@@ -85,7 +85,8 @@ def test_baseline_sends_no_paragraphs(llm_project, llm_server, llm_settings) -> 
 def test_unusable_answers_store_no_value(llm_project, llm_server, llm_settings, content, problem) -> None:
     llm_server.json_schema = "ignore"
     llm_server.enqueue({"content": content})
-    result = classify(llm_project.project, feature_of("81A"), llm_settings=llm_settings, evidence=evidence(llm_project, "word_order"))
+    result = classify(llm_project.project, feature_of("81A"), llm_settings=llm_settings,
+                      evidence=evidence(llm_project, "word_order"))
     assert result.status == "no_value" and result.values == [] and problem in result.problem
     assert stored_value_labels(llm_project.project, result.id) == []
     assert get_classification(llm_project.project, result.id).raw_answer == content
@@ -94,11 +95,13 @@ def test_unusable_answers_store_no_value(llm_project, llm_server, llm_settings, 
 def test_empty_answer_is_asked_again_then_reported(llm_project, llm_server, llm_settings) -> None:
     llm_server.add_rule("verb-final", "SOV")
     llm_server.enqueue({"empty": True})
-    ok = classify(llm_project.project, feature_of("81A"), llm_settings=llm_settings, evidence=evidence(llm_project, "word_order"))
+    ok = classify(llm_project.project, feature_of("81A"), llm_settings=llm_settings,
+                  evidence=evidence(llm_project, "word_order"))
     assert [v.label for v in ok.values] == ["SOV"] and len(llm_server.chat_requests) == 2
     llm_server.enqueue({"empty": True}, {"empty": True})
     llm_settings.use_cache = False
-    bad = classify(llm_project.project, feature_of("81A"), llm_settings=llm_settings, evidence=evidence(llm_project, "word_order"))
+    bad = classify(llm_project.project, feature_of("81A"), llm_settings=llm_settings,
+                   evidence=evidence(llm_project, "word_order"))
     assert bad.status == "no_value" and bad.problem == "The model returned an empty answer."
 
 
@@ -117,7 +120,8 @@ def test_server_faults_store_nothing(llm_project, llm_server, llm_settings, stat
     llm_settings.max_retries = 1
     llm_server.enqueue(status, status)
     with pytest.raises(LlmError) as info:
-        classify(llm_project.project, feature_of("81A"), llm_settings=llm_settings, evidence=evidence(llm_project, "word_order"))
+        classify(llm_project.project, feature_of("81A"), llm_settings=llm_settings,
+                 evidence=evidence(llm_project, "word_order"))
     assert info.value.kind == kind
     assert list_classifications(llm_project.project) == []
 
@@ -125,7 +129,8 @@ def test_server_faults_store_nothing(llm_project, llm_server, llm_settings, stat
 def test_429_then_success_during_classify(llm_project, llm_server, llm_settings) -> None:
     llm_server.add_rule("verb-final", "SOV")
     llm_server.enqueue(429)
-    result = classify(llm_project.project, feature_of("81A"), llm_settings=llm_settings, evidence=evidence(llm_project, "word_order"))
+    result = classify(llm_project.project, feature_of("81A"), llm_settings=llm_settings,
+                      evidence=evidence(llm_project, "word_order"))
     assert result.status == "ok" and len(llm_server.chat_requests) == 2
 
 
@@ -153,7 +158,8 @@ def test_server_context_error_shrinks_and_retries(llm_project, llm_server, llm_s
 def test_prompt_too_long_even_without_paragraphs(llm_project, llm_server, llm_settings) -> None:
     llm_settings.context_tokens = 300
     with pytest.raises(LlmError) as info:
-        classify(llm_project.project, feature_of("49A"), llm_settings=llm_settings, evidence=evidence(llm_project, "word_order"))
+        classify(llm_project.project, feature_of("49A"), llm_settings=llm_settings,
+                 evidence=evidence(llm_project, "word_order"))
     assert info.value.kind == "context_length"
 
 
@@ -203,7 +209,8 @@ def test_reviews(llm_project, llm_server, llm_settings) -> None:
     from core.errors import GrammarLensError
 
     llm_server.add_rule("verb-final", "SOV")
-    result = classify(llm_project.project, feature_of("81A"), llm_settings=llm_settings, evidence=evidence(llm_project, "word_order"))
+    result = classify(llm_project.project, feature_of("81A"), llm_settings=llm_settings,
+                      evidence=evidence(llm_project, "word_order"))
     project = llm_project.project
     add_review(project, result.id, "accept", reviewer="Ana")
     review = add_review(project, result.id, "override", value="SVO", reviewer="Ben", note="see p. 12")

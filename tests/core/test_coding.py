@@ -10,11 +10,11 @@ import sqlite_utils
 from core import coding
 from core.errors import GrammarLensError
 from core.llm import Evidence, classify
-from tests.reviews import add_review, latest_review, list_reviews
+from core.llm.features import feature_of
 from core.profile import build_profile
 from core.store import open_project
 from core.store.repository import get_paragraphs
-from core.llm.features import feature_of
+from tests.reviews import add_review, latest_review, list_reviews
 
 
 def _evidence(llm_project, *names: str) -> list[Evidence]:
@@ -81,7 +81,7 @@ def test_undo_restores_the_decision_before_with_its_pins_and_keeps_history(llm_p
 
 
 def test_notes_and_pins_keep_the_value(llm_project) -> None:
-    project, ids = llm_project.project, llm_project.paragraph_ids
+    project = llm_project.project
     coding.add_note(project, "GB107", "the grammar only has one example")
     assert coding.current(project, "GB107").status == "note" and not coding.current(project, "GB107").has_value
     coding.code(project, "GB107", "present")

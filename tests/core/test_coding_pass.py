@@ -9,9 +9,9 @@ from core.catalog import load_catalog
 from core.coding import CodingPass, ordered_features
 from core.errors import GrammarLensError
 from core.llm import Evidence, classify
+from core.llm.features import feature_of
 from core.profile import ReferenceValue, save_feature_list
 from core.store.repository import get_paragraphs
-from core.llm.features import feature_of
 
 PAPER = ["81A", "49A", "GB107", "GB257", "GB260", "GB262", "GB263", "GB264", "GB286", "GB291"]
 

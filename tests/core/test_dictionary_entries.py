@@ -53,7 +53,8 @@ def test_prose_lines_are_not_entries(text: str) -> None:
 
 def test_cross_references_and_bold_headwords_open_entries() -> None:
     assert starts_entry("abluu (var. of bluu)")
-    assert parse_entry("kolopa vt. to fold, to bend", bold_headword=True).definition == "transitive verb to fold, to bend"
+    entry = parse_entry("kolopa vt. to fold, to bend", bold_headword=True)
+    assert entry.definition == "transitive verb to fold, to bend"
     assert parse_entry("kolopa vt. to fold, to bend") is None  # without bold or pronunciation it is prose
     assert expand_abbreviations("pl.v.") == "plural verb"
 

@@ -11,12 +11,12 @@ import pytest
 from core.errors import GrammarLensError
 from core.export import export_profile, get_bibtex, read_cldf_values, set_bibtex
 from core.export.cldf import page_ranges
-from tests.reviews import add_review
 from core.profile import BatchSettings, build_profile, open_job, run_job
 from core.retrieval import RetrievalSettings
 from core.store import open_project
 from core.store.repository import get_paragraphs
 from tests.fixtures_profile import ARMENIAN_GLOTTOCODE, ARMENIAN_PRINTED_1, PROFILE_FEATURES
+from tests.reviews import add_review
 
 
 def run_profile(path: Path, llm_settings) -> None:

@@ -26,8 +26,8 @@ from core.coding.values import value_choices
 from core.errors import GrammarLensError
 from core.export import export_profile, read_cldf_values
 from core.export.staging import csv_field_limit
-from core.records.classifications import Classification, Evidence, ValueRecord
 from core.models import Language
+from core.records.classifications import Classification, Evidence, ValueRecord
 from core.store import create_project, open_project
 from core.store.classifications import save_classification
 from core.store.repository import list_paragraphs, set_language
@@ -61,7 +61,7 @@ def export_all(path: Path, out: Path, rng: random.Random | None = None) -> tuple
     warnings: list[str] = []
     out.mkdir(exist_ok=True)  # exports never create missing parent folders
     with open_project(path) as project:
-        options = dict(reviewed_only=rng.random() < 0.15, include_unknown=rng.random() < 0.85)
+        options = {"reviewed_only": rng.random() < 0.15, "include_unknown": rng.random() < 0.85}
         metadata = export_profile(project, "cldf", out / "cldf", on_warning=warnings.append, **options)
         csv_path = export_profile(project, "csv", out / "csv", on_warning=warnings.append)
         json_path = export_profile(project, "json", out / "json", on_warning=warnings.append)

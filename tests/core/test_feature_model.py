@@ -17,9 +17,9 @@ import pytest
 
 from core.catalog import load_catalog
 from core.catalog.model import NOT_ENOUGH_INFORMATION
+from core.llm.features import feature_of
 from core.llm.parse import match_code, parse_answer
 from core.llm.prompts import OPTIONS_LINE, build_prompt, json_schema_format
-from core.llm.features import feature_of
 
 CATALOG = load_catalog()
 
@@ -87,10 +87,10 @@ def test_polar_questions_are_defined_once_as_seven_grambank_parts() -> None:
 def test_stored_profile_export_and_review_options_show_the_catalog_labels(llm_project, llm_server, llm_settings,
                                                                          tmp_path) -> None:
     """Classify through the local server, then read the values back from every place that shows them."""
+    from core.coding import value_choices
     from core.export.flat import export_profile
     from core.llm import classify
     from core.profile.entries import build_profile
-    from core.coding import value_choices
 
     answers = {"81A": "SVO", "GB107": "1", "49A": "5 cases", "GB020": "present", "GB021": "absent",
                "116A*": {"Clause-final question particle": "1"}}
@@ -151,7 +151,8 @@ def test_rag_guidelines_prompt_at_the_server_carries_grambank_procedure_and_rag_
     evidence = [Evidence(1, 1, "Testish has no articles.", "12", llm_project.paragraph_ids["filler0"])]
     llm_server.add_rule(feature.name, "absent")
     for config in ("rag", "rag-guidelines"):
-        classify(llm_project.project, feature_of(feature.id), config=config, llm_settings=llm_settings, evidence=evidence)
+        classify(llm_project.project, feature_of(feature.id), config=config, llm_settings=llm_settings,
+                 evidence=evidence)
     rag, cot = (r["messages"][1]["content"] for r in llm_server.chat_requests[-2:])
     summary, procedure = feature.definition, feature.guidelines
     assert len(summary) > 100 and len(procedure) > 100

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from core.catalog.glottocode import EXAMPLE, check_glottocode, known_glottocodes
 from core.coding.decisions import code
 from core.errors import GrammarLensError
 from core.export import export_profile, read_cldf_values
-from core.catalog.glottocode import EXAMPLE, check_glottocode, known_glottocodes
 from core.models import Language
 from core.store import create_project, open_project
 from core.store.repository import get_language, set_language

@@ -81,7 +81,7 @@ def test_kill_9_mid_ingest_leaves_an_intact_project_that_ingests_again(tmp_path:
     wal = Path(f"{project}-wal")
     pdf = GRAMMARS / "078_Papuan_Malay.pdf"
     killed_while_writing = False
-    for attempt in range(3):
+    for _attempt in range(3):
         proc = subprocess.Popen([sys.executable, str(REPO / "main.py"), "ingest", str(pdf), "--project", str(project)],
                                 cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 120

@@ -2,8 +2,9 @@
 
 Speed is measured by the bench, not here; this checks that the pages the bench times are read
 as a linguist would read them, so a faster ingest cannot be a wrong one: a paragraph per
-dictionary entry (but the known limit below), headword first, running heads (a new headword pair on every page) kept out of
-the text, printed page numbers read from those heads, interlinear examples kept whole.
+dictionary entry (but the known limit below), headword first, running heads (a new headword pair
+on every page) kept out of the text, printed page numbers read from those heads, interlinear
+examples kept whole.
 """
 
 from __future__ import annotations

@@ -150,7 +150,8 @@ def test_fts_index_finds_paragraphs(sample_book: SampleBook, project_path: Path)
     _ingested(sample_book, project_path)
     with open_project(project_path) as project:
         rows = project.conn.execute(
-            "SELECT p.text FROM paragraphs_fts f JOIN paragraphs p ON p.id = f.rowid WHERE paragraphs_fts MATCH 'particle'"
+            "SELECT p.text FROM paragraphs_fts f JOIN paragraphs p ON p.id = f.rowid "
+            "WHERE paragraphs_fts MATCH 'particle'"
         ).fetchall()
     assert rows and all("particle" in r[0] for r in rows)
 

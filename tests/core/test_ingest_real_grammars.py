@@ -48,7 +48,8 @@ def _furniture_lines(page: pymupdf.Page) -> list[tuple[pymupdf.Rect, str]]:
         for line in block.get("lines", []):
             text = "".join(s["text"] for s in line["spans"]).strip()
             box = pymupdf.Rect(line["bbox"])
-            if text and tuple(line["dir"]) == (1.0, 0.0) and (box.y1 < TOP_BAND * height or box.y0 > BOTTOM_BAND * height):
+            in_band = box.y1 < TOP_BAND * height or box.y0 > BOTTOM_BAND * height
+            if text and tuple(line["dir"]) == (1.0, 0.0) and in_band:
                 out.append((box, text))
     return out
 
@@ -138,7 +139,8 @@ def test_every_numbered_example_holds_its_gloss_and_translation(ingested: dict, 
                 owner = [
                     p for p in examples_by_page[page.number + 1]
                     if p.example_number == match.group(1)
-                    and any(r.pdf_page == page.number + 1 and r.y0 - 1 <= box.y0 and box.y1 <= r.y1 + 1 for r in p.rects)
+                    and any(r.pdf_page == page.number + 1 and r.y0 - 1 <= box.y0 and box.y1 <= r.y1 + 1
+                            for r in p.rects)
                 ]
                 assert owner, f"p.{page.number + 1}: example {text} is not the start of an example paragraph"
                 example = owner[0]
@@ -146,8 +148,8 @@ def test_every_numbered_example_holds_its_gloss_and_translation(ingested: dict, 
                 # its translation: the first quoted line printed below the number, within 5 lines
                 next_number = min((b.y0 for b, t in lines if STANDALONE_NUMBER.match(t) and b.y0 > box.y0 + 1),
                                   default=page.rect.height)
-                below = sorted((b.y0, t) for b, t in lines if box.y0 + 1 < b.y0 < min(next_number - 0.5 * box.height, box.y0 + 6 * box.height)
-                               and b.x0 > box.x1 - 1)
+                last_y0 = min(next_number - 0.5 * box.height, box.y0 + 6 * box.height)
+                below = sorted((b.y0, t) for b, t in lines if box.y0 + 1 < b.y0 < last_y0 and b.x0 > box.x1 - 1)
                 quoted = next((t for _, t in below if t[:1] in "‘'“\""), None)
                 if quoted:
                     assert quoted in example.text, f"p.{page.number + 1} {text}: {quoted!r} not in example"
@@ -193,5 +195,6 @@ def test_dictionary_entries_stand_alone_and_only_in_dictionaries(ingested: dict,
         return
     assert len(entries) > 0.6 * sum(1 for p in ingested[name] if p.kind in (ParagraphKind.ENTRY, ParagraphKind.PROSE))
     # an entry paragraph holds one entry: a second "headword [pronunciation] pos." start is rare
-    glued = [p for p in entries if len(re.findall(r"(?:^|\. )\d?[^\s\[\]•]+ \[[^\]]{1,40}\] (?:n|v|adj|adv)\.", p.text)) > 1]
+    entry_start = re.compile(r"(?:^|\. )\d?[^\s\[\]•]+ \[[^\]]{1,40}\] (?:n|v|adj|adv)\.")
+    glued = [p for p in entries if len(entry_start.findall(p.text)) > 1]
     assert len(glued) < 0.02 * len(entries), [p.text[:120] for p in glued[:5]]

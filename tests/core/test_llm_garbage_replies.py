@@ -16,8 +16,8 @@ import json
 import pytest
 
 from core.llm import Evidence, LlmError, classify, get_classification, list_classifications
-from core.store.repository import get_paragraphs
 from core.llm.features import feature_of
+from core.store.repository import get_paragraphs
 
 ANSWER = json.dumps({"reasoning": "Paragraph 1 says the verb comes last.", "cited_paragraphs": [1], "value": "SOV"})
 

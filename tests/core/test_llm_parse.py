@@ -7,10 +7,10 @@ import pytest
 from core.catalog import load_catalog
 from core.llm.features import NOT_ENOUGH_INFORMATION
 from core.llm.parse import parse_answer
+from core.llm.prompts import Evidence, build_prompt
 
 _CATALOG = load_catalog()
 WALS_81A, GB107, WALS_49A, POLAR_QUESTIONS = (_CATALOG.get(f) for f in ("81A", "GB107", "49A", "116A*"))
-from core.llm.prompts import Evidence, build_prompt
 
 
 @pytest.mark.parametrize("answer, expected", [
@@ -49,7 +49,8 @@ def test_answer_without_conclusion_and_empty_answer() -> None:
     long_text = "The grammar discusses word order at length. " * 10
     assert "no \"Conclusion:\" line" in parse_answer(long_text, WALS_81A).problem
     assert parse_answer("", WALS_81A).problem == "The model returned an empty answer."
-    assert parse_answer("<think>only thinking, never finished", WALS_81A).problem == "The model returned an empty answer."
+    unfinished = parse_answer("<think>only thinking, never finished", WALS_81A)
+    assert unfinished.problem == "The model returned an empty answer."
 
 
 @pytest.mark.parametrize("answer, expected", [
@@ -71,7 +72,8 @@ def test_any_grambank_binary_feature_reads_labels_codes_and_yes_no() -> None:
 
 
 @pytest.mark.parametrize("answer, expected", [
-    ("Conclusion: 6-7 cases", "6-7 cases"), ("Conclusion: 7 cases", "6-7 cases"), ("Conclusion: 12", "10 or more cases"),
+    ("Conclusion: 6-7 cases", "6-7 cases"), ("Conclusion: 7 cases", "6-7 cases"),
+    ("Conclusion: 12", "10 or more cases"),
     ("Conclusion: no case marking", "No morphological case-marking"),
 ])
 def test_number_of_cases(answer: str, expected: str) -> None:
@@ -95,7 +97,8 @@ def test_polar_questions_yield_seven_values() -> None:
 
 
 def test_citations_are_read_and_bounded() -> None:
-    parsed = parse_answer("As paragraph 2 and [3] show.\nParagraphs: 2, 3, 9\nConclusion: SOV", WALS_81A, evidence_count=3)
+    parsed = parse_answer("As paragraph 2 and [3] show.\nParagraphs: 2, 3, 9\nConclusion: SOV", WALS_81A,
+                          evidence_count=3)
     assert parsed.cited_numbers == [2, 3]
     parsed = parse_answer('{"reasoning": "r", "cited_paragraphs": [1, 1, 4], "value": "SOV"}', WALS_81A, 3)
     assert parsed.cited_numbers == [1]
@@ -107,7 +110,8 @@ def test_prompts_follow_the_configurations() -> None:
     rag = build_prompt(WALS_81A, "rag", "Testish", ev, "conclusion").messages[1]["content"]
     cot = build_prompt(WALS_81A, "rag-guidelines", "Testish", ev, "json_schema")
     assert "verb-final" not in base and "Conclusion:" in base and "Testish" in base
-    assert 'Reply with one of the 8 following options: SOV, SVO, VOS, VSO, OVS, OSV, No dominant order, Not enough information' in base
+    assert ("Reply with one of the 8 following options: SOV, SVO, VOS, VSO, OVS, OSV, No dominant order, "
+            "Not enough information") in base
     assert '<paragraph number="1" page="12">' in rag and "Paragraphs:" in rag and "Coding guidelines" not in rag
     assert "Coding guidelines" in cot.messages[1]["content"]
     schema = cot.response_format["json_schema"]["schema"]

@@ -69,7 +69,8 @@ def _fill_known(conn: sqlite3.Connection, version: int) -> None:
     conn.execute("INSERT INTO paragraphs_fts (rowid, text, section) SELECT id, text, section FROM paragraphs")
     if version >= 2:
         conn.executemany(
-            "INSERT INTO embeddings (paragraph_id, model, text_hash, dim, vector) VALUES (?, 'all-MiniLM-L6-v2', ?, 4, ?)",
+            "INSERT INTO embeddings (paragraph_id, model, text_hash, dim, vector) "
+            "VALUES (?, 'all-MiniLM-L6-v2', ?, 4, ?)",
             [(i, f"hash{i}", np.arange(4, dtype=np.float32).tobytes()) for i in (1, 2, 3)])
         conn.execute(
             "INSERT INTO retrieval_runs (id, feature_id, settings, query, created_at, seconds) "
@@ -133,7 +134,7 @@ def _fill_unknown(conn: sqlite3.Connection, table: str, rows: int = 2) -> None:
         "INT" in next(c for c in info if c[5])[2].upper()
     for i in range(rows):
         names, values = [], []
-        for _cid, name, declared, notnull, _default, pk in info:
+        for _cid, name, declared, _notnull, _default, pk in info:
             if pk and single_int_pk:
                 continue
             if name in fks:
@@ -238,9 +239,9 @@ def _check_public_reads(project, version: int, old_tables: set[str]) -> None:
         vectors = get_embeddings(project, "all-MiniLM-L6-v2", [1, 2, 3])
         assert vectors[2][0] == "hash2" and vectors[2][1].tolist() == [0.0, 1.0, 2.0, 3.0]
     if version >= 3:
-        from tests.reviews import list_reviews
         from core.llm.cache import ProjectCache
         from core.store.classifications import get_classification
+        from tests.reviews import list_reviews
 
         c = get_classification(project, 1)
         assert c is not None and [v.label for v in c.values] == ["SOV"] and c.cost_usd == 0.0051

@@ -19,14 +19,24 @@ from pathlib import Path
 import pytest
 
 from core.errors import Cancelled, GrammarLensError
-from tests.reviews import add_review
-from core.profile import (BatchSettings, build_profile, compare, estimate, list_jobs, load_reference_values, open_job,
-                          resolve_feature_set, run_job, save_feature_list)
+from core.profile import (
+    BatchSettings,
+    build_profile,
+    compare,
+    estimate,
+    list_jobs,
+    load_reference_values,
+    open_job,
+    resolve_feature_set,
+    run_job,
+    save_feature_list,
+)
 from core.progress import Progress
 from core.retrieval import RetrievalSettings
 from core.store import open_project
 from tests.fixtures_profile import ARMENIAN_GLOTTOCODE, PROFILE_FEATURES
 from tests.fixtures_shared import SHARED
+from tests.reviews import add_review
 
 REPO = Path(__file__).resolve().parents[2]
 NO_MODEL = RetrievalSettings(reranker=None)
@@ -107,7 +117,8 @@ def test_batch_profile_review_status_and_agreement(armenian_project, canned_answ
         add_review(project, entries["GB107"].classification_id, "accept")
         add_review(project, entries["GB020"].classification_id, "override", value="Not enough information")
         entries = {e.feature_id: e for e in build_profile(project)}
-        assert (entries["81A"].status, entries["81A"].code, entries["81A"].predicted_label) == ("overridden", "7", "SOV")
+        wals_81a = entries["81A"]
+        assert (wals_81a.status, wals_81a.code, wals_81a.predicted_label) == ("overridden", "7", "SOV")
         assert entries["GB107"].status == "accepted" and entries["GB020"].status == "unknown"
         assert not entries["GB020"].has_value
         refs = load_reference_values([SHARED / "cldf"], ARMENIAN_GLOTTOCODE)

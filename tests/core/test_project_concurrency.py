@@ -21,8 +21,7 @@ import pytest
 from core import coding
 from core.errors import ProjectError
 from core.models import LabelSource, Language, Paragraph, ParagraphKind
-from core.store import create_project, open_project
-from core.store import database
+from core.store import create_project, database, open_project
 from core.store.repository import insert_document, list_paragraphs, set_language
 
 REPO = Path(__file__).resolve().parents[2]
@@ -98,7 +97,7 @@ def test_two_cli_loops_and_an_in_process_writer_store_all_300_acts(tmp_path: Pat
             with open_project(path, backup=False) as project:  # the window's connection, in its own thread
                 for i in range(100):
                     coding.code(project, "GB020" if i % 2 else "81A", "0" if i % 2 else "SVO", reviewer="app")
-        except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
+        except BaseException as exc:
             errors.append(exc)
 
     writer = threading.Thread(target=in_app)

@@ -103,7 +103,8 @@ def test_bench_reproduces_the_papers_bm25_score() -> None:
 
 
 def test_importing_core_retrieval_does_not_load_sentence_transformers() -> None:
-    code = "import sys, core.retrieval, core.catalog; print(any(m.startswith(('sentence_transformers', 'torch')) for m in sys.modules))"
+    code = ("import sys, core.retrieval, core.catalog; "
+            "print(any(m.startswith(('sentence_transformers', 'torch')) for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

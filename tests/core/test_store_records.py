@@ -10,8 +10,16 @@ import numpy as np
 import pytest
 
 from core.models import LabelSource, Paragraph, ParagraphKind, Rect
-from core.store import create_project, open_project
-from core.store import classifications, embeddings, feature_lists, llm_cache, profile_jobs, retrieval_runs
+from core.store import (
+    classifications,
+    create_project,
+    embeddings,
+    feature_lists,
+    llm_cache,
+    open_project,
+    profile_jobs,
+    retrieval_runs,
+)
 from core.store.repository import insert_document, list_paragraphs, paragraphs_stamp, total_pages
 
 TEXTS = ["Testish is verb-final: subject object verb.", "Polar questions end in =ka.", "Nouns have no case."]

@@ -11,8 +11,8 @@ from core.store import open_project
 from core.store.repository import get_language, set_language
 from gui.coding.coding_controller import CodingView
 from gui.coding.coding_panel import CodingPanel
-from gui.project.language_dialog import LanguageDialog, ask_if_unsure
 from gui.common.settings import AppSettings
+from gui.project.language_dialog import LanguageDialog, ask_if_unsure
 
 SLOW_MS = 20_000
 

@@ -11,8 +11,16 @@ from core import coding
 from core.catalog import load_catalog
 from core.coding.coding_pass import ActUndone
 from gui.coding.coding_session import PassSession
-from gui.coding.coding_state import (CodingView, PassAct, PassActs, PassMemory, choose_first_text, not_a_value_text,
-                              refused_text, undone_text)
+from gui.coding.coding_state import (
+    CodingView,
+    PassAct,
+    PassActs,
+    PassMemory,
+    choose_first_text,
+    not_a_value_text,
+    refused_text,
+    undone_text,
+)
 
 
 def _view(fid: str) -> CodingView:
@@ -108,7 +116,7 @@ class _Store:
     def value(self, key: str, default: object = None) -> object:
         return self.values.get(key, default)
 
-    def setValue(self, key: str, value: object) -> None:  # noqa: N802 - QSettings' name
+    def setValue(self, key: str, value: object) -> None:
         self.values[key] = value
 
     def remove(self, key: str) -> None:

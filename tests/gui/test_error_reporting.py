@@ -92,7 +92,7 @@ def test_a_paint_event_failing_on_every_repaint_opens_one_dialog(qtbot, hooked_w
     class Broken(QWidget):
         paints = 0
 
-        def paintEvent(self, event) -> None:  # noqa: N802 - Qt naming
+        def paintEvent(self, event) -> None:
             Broken.paints += 1
             raise KeyError(f"row {Broken.paints}")  # the message differs, the place does not: one error
 

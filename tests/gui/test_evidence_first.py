@@ -10,13 +10,13 @@ import pytest
 from core.catalog import load_catalog
 from core.retrieval import retrieve
 from core.store import open_project
+from gui.common.operations import OperationRunner
+from gui.common.settings import AppSettings
+from gui.common.window_state import WindowState
 from gui.features.evidence_panel import RERANKING_NOTE, EvidencePanel
 from gui.features.feature_controller import FeatureController
 from gui.features.lookahead import AHEAD, MIN_AHEAD, LookAhead
-from gui.common.operations import OperationRunner
 from gui.project.project_controller import ProjectController
-from gui.common.settings import AppSettings
-from gui.common.window_state import WindowState
 
 MODEL_MS = 180_000  # the first test of a session loads torch and the model (seconds on two busy cores)
 

@@ -11,9 +11,9 @@ from PySide6.QtWidgets import QStyleOptionViewItem
 
 from core.models import Paragraph
 from core.store import open_project, repository
+from gui.common.window_state import WindowState
 from gui.features.evidence_model import SECTION_COLUMN, SNIPPET_COLUMN
 from gui.features.evidence_panel import EvidencePanel
-from gui.common.window_state import WindowState
 
 # The panel's width in a 1280 x 800 window (the main window's default splitter sizes).
 DEFAULT_WIDTH, DEFAULT_HEIGHT = 560, 420

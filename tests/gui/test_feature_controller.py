@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from core.catalog import load_catalog
-from gui.features.feature_controller import FeatureController
 from gui.common.operations import OperationRunner
-from gui.project.project_controller import ProjectController
 from gui.common.settings import AppSettings
 from gui.common.window_state import WindowState
+from gui.features.feature_controller import FeatureController
+from gui.project.project_controller import ProjectController
 
 WAIT_MS = 20_000
 

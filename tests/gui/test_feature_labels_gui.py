@@ -17,7 +17,8 @@ def test_profile_table_shows_catalog_labels_for_values_and_references(qapp, llm_
     llm_server.add_rule("standard negation in the language", "1")
     llm_server.add_rule("strategies for forming polar questions", {"Interrogative intonation only": "1"})
     for fid in ("GB107", "116A*"):
-        assert classify(llm_project.project, feature_of(fid), config="baseline", llm_settings=llm_settings).status == "ok"
+        result = classify(llm_project.project, feature_of(fid), config="baseline", llm_settings=llm_settings)
+        assert result.status == "ok"
     entries = build_profile(llm_project.project)
     agreement = compare(entries, load_reference_values([shared_dir / "cldf"], "nucl1235"))
     model = ProfileTableModel()

@@ -156,9 +156,9 @@ def test_progress_cancel_raises_cancelled_in_core_code():
 def test_evidence_model_passes_qt_model_checks_and_marks_cited_rows(qtmodeltester, demo_project):
     from PySide6.QtCore import Qt
 
+    from core.retrieval import Hit
     from core.store import open_project, repository
     from gui.features.evidence_model import EvidenceModel
-    from core.retrieval import Hit
 
     with open_project(demo_project) as project:
         paragraphs = repository.list_paragraphs(project)[:5]

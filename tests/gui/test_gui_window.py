@@ -47,7 +47,7 @@ def _assert_outline_on(window, paragraph) -> None:
     assert view.current_page in (first_page, first_page - 1, first_page + 1)
     outlines = view.selected_items()
     assert len(outlines) == len(paragraph.rects)
-    for item, rect in zip(outlines, paragraph.rects):
+    for item, rect in zip(outlines, paragraph.rects, strict=True):
         assert item.parentItem() is view.page_item(rect.pdf_page)
         box = item.rect()
         assert abs(box.left() + 2 - rect.x0) < 0.01 and abs(box.bottom() - 2 - rect.y1) < 0.01

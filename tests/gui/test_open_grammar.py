@@ -21,8 +21,7 @@ from PySide6.QtGui import QDropEvent
 from core.models import Language
 from core.store import PROJECT_SUFFIX, create_project, open_project
 from core.store.repository import list_documents
-from gui.common import file_dialogs
-from gui.common import projects
+from gui.common import file_dialogs, projects
 from gui.project import open_grammar
 from gui.project.language_dialog import LanguageDialog
 from gui.project.language_line import line_text

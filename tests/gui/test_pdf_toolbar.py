@@ -10,9 +10,9 @@ from PySide6.QtCore import Qt
 
 from core.store import open_project, repository
 from gui.common.operations import OperationRunner
+from gui.common.window_state import WindowState
 from gui.pdf.pdf_toolbar import PdfToolbar
 from gui.pdf.pdf_view import PdfView
-from gui.common.window_state import WindowState
 
 
 @pytest.fixture

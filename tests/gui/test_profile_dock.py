@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from PySide6.QtGui import QPainter
 
-from gui.profile.profile_dock import MIN_HEIGHT, PLACED_KEY
 from gui.common.settings import AppSettings
+from gui.profile.profile_dock import MIN_HEIGHT, PLACED_KEY
 
 WAIT_MS = 20_000
 SCREENSHOT = "/tmp/grammarlens-window-1280x800-profile-dock.png"

@@ -9,8 +9,8 @@ import pytest
 from core.coding.decisions import code
 from core.store import create_project
 from gui.common.operations import OperationRunner
-from gui.profile.profile_view import ProfileView
 from gui.common.settings import AppSettings
+from gui.profile.profile_view import ProfileView
 
 WAIT_MS = 20_000
 

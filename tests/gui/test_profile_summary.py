@@ -7,11 +7,18 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
-from core.records import decisions as records
 from core.profile import Estimate
 from core.profile import entries as profile_entries
-from gui.profile.profile_summary import (ALL, FILTER_KEYS, UNCODED, estimate_text, status_choices, statuses_of,
-                                 summary_line)
+from core.records import decisions as records
+from gui.profile.profile_summary import (
+    ALL,
+    FILTER_KEYS,
+    UNCODED,
+    estimate_text,
+    status_choices,
+    statuses_of,
+    summary_line,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 

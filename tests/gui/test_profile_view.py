@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from gui.common.operations import OperationRunner
-from gui.profile.profile_view import ProfileView
 from gui.common.settings import AppSettings
+from gui.profile.profile_view import ProfileView
 
 WAIT_MS = 20_000
 

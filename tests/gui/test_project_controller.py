@@ -9,8 +9,8 @@ import pytest
 from core.store import PROJECT_SUFFIX
 from gui.common import projects
 from gui.common.operations import OperationRunner
-from gui.project.project_controller import ProjectController
 from gui.common.window_state import WindowState
+from gui.project.project_controller import ProjectController
 
 WAIT_MS = 20_000
 

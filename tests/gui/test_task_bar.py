@@ -10,7 +10,6 @@ from gui.common.operations import Operation, OperationRunner
 from gui.common.task_bar import TaskBar
 
 
-
 def test_task_bar_shows_progress_and_cancels_the_visible_operation(qtbot) -> None:
     runner = OperationRunner()
     bar = TaskBar(runner)

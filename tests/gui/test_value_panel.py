@@ -1,4 +1,5 @@
-"""The value panel: the model's side only (predicted value, reasoning, Classify, Accept); values are set in the coding panel."""
+"""The value panel: the model's side only (predicted value, reasoning, Classify, Accept); values are set in the
+coding panel."""
 
 from __future__ import annotations
 
