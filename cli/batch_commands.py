@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cli import arg_types
@@ -135,9 +136,21 @@ def profile_batch_files(args: argparse.Namespace, settings: BatchSettings) -> in
     if args.batch_out and args.batch_in:
         raise GrammarLensError("Give --batch-out or --batch-in, not both.",
                                "Write the requests first; import the results once the batch has run.")
+    args.file = sample_projects(args.file)
     if args.batch_out:
         return _write_batch_file(args, settings)
     return _import_batch_file(args)
+
+
+def sample_projects(paths: list[Path]) -> list[Path]:
+    """The project files named, a sample folder's or list file's expanded in place (core.sample.members).
+
+    So that ``profile SAMPLE_DIR --batch-out FILE`` writes the prompts of a whole sample, as the Sample
+    window and ``sample status`` read it; a project named twice is taken once.
+    """
+    from core.sample.members import find_projects
+
+    return list(dict.fromkeys(project for path in paths for project in find_projects(path)))
 
 
 def _write_batch_file(args: argparse.Namespace, settings: BatchSettings) -> int:

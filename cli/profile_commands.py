@@ -22,7 +22,8 @@ MAX_BUDGET_TOKENS = 1_000_000
 def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAction) -> None:
     p = commands.add_parser("profile", help="run a feature set as one resumable job and show the language's profile")
     p.add_argument("file", type=arg_types.path, nargs="+",
-                   help="project file (.grammarlens); several only with --batch-out / --batch-in")
+                   help="project file (.grammarlens); with --batch-out / --batch-in several, or a sample: "
+                        "a folder of projects or a file listing them")
     p.add_argument("--features", type=arg_types.line, metavar="SET",
                    help="paper (81A, 49A, GB107, 116A*), grambank, wals, a saved list's name, or ids like 81A,GB107; "
                         "without it, only show the stored profile")

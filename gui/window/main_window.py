@@ -1,12 +1,10 @@
 """The GrammarLens main window: panels over one plain state, composed here.
 
-The window builds the panels (features, PDF toolbar and find, PDF view, the model's value, the coder's
-value and pass bar, evidence, task bar), the controllers (project, feature, coding, WALS/Grambank values)
-and the :class:`gui.common.window_state.WindowState` they share; it owns the actions, menus and toolbar, shows
-errors, saves the layout and closes cleanly (running work is cancelled and waited for).  Long
-work runs as :class:`gui.common.operations.Operation`; results reach widgets only through signals.
+It builds the panels, the controllers (project, feature, coding, WALS/Grambank values) and the shared
+:class:`gui.common.window_state.WindowState`; it owns actions, menus and toolbar, shows errors, saves the
+layout and closes cleanly (running work cancelled and waited for).  Long work runs as
+:class:`gui.common.operations.Operation`; results reach widgets only through signals.
 """
-
 from __future__ import annotations
 
 import time
@@ -159,19 +157,21 @@ class MainWindow(QMainWindow):
         self.act_note = act("Add a &note", "Ctrl+Shift+N", self.coding_panel.focus_note)
         self.act_cancel = act("Cancel task", "Esc", self.task_bar.cancel)
         self.act_cancel.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        self.act_profile = act("&Profile and export…", "Ctrl+Shift+P", self.show_profile_view)
-        self.act_profile.setStatusTip("The profile: batch runs, review, agreement with WALS/Grambank, CLDF export")
+        self.act_profile = act("&Profile and export…", "Ctrl+Shift+P", self.show_profile_view,
+                               "The profile: batch runs, review, agreement with WALS/Grambank, CLDF export")
         self.act_about = act("&About GrammarLens", None, lambda: show_about(self),
                              "Version, method and data credits (WALS, Grambank)")
         self.act_restore = restore_action(self, self.projects)  # Project → Restore from backup…
+        self.act_sample, self.act_compare = sample_actions(self)  # the Sample window; a second coder's file
         self.recent_menu = recent_menu(self, lambda menu: ask.fill_recent_menu(menu, self.store, self.open_project))
         fill_menu_bar(self, (
             ("&Project", (self.act_open_pdf, self.act_open, self.recent_menu, self.act_new, None, self.act_add,
-                          self.act_language, None, self.act_restore, None, self.act_settings, None, self.act_quit)),
+                          self.act_language, None, self.act_restore, self.act_compare, None, self.act_settings, None,
+                          self.act_quit)),
             ("&View", (self.act_find_feature, self.act_search, self.act_next_hit, self.act_prev_hit,
                        self.act_goto, self.act_zoom_in, self.act_zoom_out, self.act_fit)),
             ("&Feature", (self.act_classify, self.act_accept, self.act_note, self.act_pass, self.act_profile)),
-            ("&Sample", sample_actions(self)), ("&Help", (self.act_about,))))
+            ("&Sample", (self.act_sample,)), ("&Help", (self.act_about,))))
         add_toolbar(self, (self.act_open_pdf, self.act_open, None, self.pdf_toolbar, None, self.act_settings))
 
     def _connect(self) -> None:

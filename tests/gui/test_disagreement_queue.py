@@ -42,6 +42,8 @@ def test_take_b_stores_a_decision_in_a_that_records_both_coders(qtbot, main_wind
     window = main_window
     assert window.open_project(a)
     assert window.act_compare.text() == "&Compare with another coder's file…"
+    project_menu = window.menuBar().actions()[0].menu()  # Project → Compare with another coder's file…
+    assert window.act_compare in project_menu.actions()
     queue = open_disagreement_queue(window, b)
     with qtbot.waitSignal(queue.compared, timeout=SLOW_MS):
         pass

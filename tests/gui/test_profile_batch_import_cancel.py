@@ -8,12 +8,16 @@ cancelled export) and importing the file again stores the rest.
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
+import pytest
+
+from core.profile.batch_files import importing
 from core.store.backups import backup_dir
 from tests.fixtures_profile_batch import WAIT_MS, count, server_results
 
-JUNK_LINES = 200_000  # about a second of import: the cancel surely comes before the last line
+JUNK_LINES = 2_000  # ten chunks of broken lines between the two answers
 
 
 def written_results(qtbot, view, llm_server, tmp_path: Path) -> tuple[str, str]:
@@ -30,18 +34,39 @@ def written_results(qtbot, view, llm_server, tmp_path: Path) -> tuple[str, str]:
     return first, second
 
 
-def import_file(qtbot, view, path: Path, *, cancel: bool = False) -> str:
+def import_file(qtbot, view, path: Path, *, cancel: threading.Event | None = None) -> str:
     with qtbot.waitSignal(view.batchFileFinished, timeout=WAIT_MS) as finished:
         assert view.import_batch_results(path) is not None
-        if cancel:  # once the first chunk is committed (its progress is shown), not before the job starts
+        if cancel is not None:  # once the first chunk is committed (its progress is shown), not before the job starts
             qtbot.waitUntil(lambda: view.progress.maximum() > 1, timeout=WAIT_MS)
             view.cancel_batch()
+            cancel.set()
             assert view.estimate_label.text() == "Cancelling: the lines imported so far are kept…"
     return finished.args[0]
 
 
+@pytest.fixture
+def cancel_after_first_chunk(monkeypatch) -> threading.Event:
+    """A gate on the real import: the second chunk's first line waits until the test has pressed Cancel.
+
+    Without it the cancel races the import (broken lines go fast), and a fast machine stores the last
+    answer before the cancel lands.  The import itself runs unchanged; only its timing is held.
+    """
+    pressed = threading.Event()
+    line = importing._Importer.line
+
+    def gated(self, number, *args):
+        if number == importing.CHUNK_LINES + 1:
+            assert pressed.wait(WAIT_MS / 1000), "the test never pressed Cancel"
+        return line(self, number, *args)
+
+    monkeypatch.setattr(importing._Importer, "line", gated)
+    return pressed
+
+
 def test_a_cancelled_import_keeps_its_lines_and_the_next_stores_the_rest(qtbot, batch_view, llm_server,
-                                                                          demo_project, tmp_path) -> None:
+                                                                          demo_project, tmp_path,
+                                                                          cancel_after_first_chunk) -> None:
     first, second = written_results(qtbot, batch_view, llm_server, tmp_path)
     unread = json.loads(second)
     unread["response"]["body"]["usage"] = {"prompt_tokens": "many", "completion_tokens": 3}
@@ -50,7 +75,7 @@ def test_a_cancelled_import_keeps_its_lines_and_the_next_stores_the_rest(qtbot, 
     before = count(demo_project, "classifications")
 
     shown = batch_view.report_box  # the export's
-    assert import_file(qtbot, batch_view, results, cancel=True) == "cancelled"
+    assert import_file(qtbot, batch_view, results, cancel=cancel_after_first_chunk) == "cancelled"
     assert batch_view.report_box is shown and batch_view.run_button.isEnabled()  # a cancel opens no message
     assert batch_view.estimate_label.text().startswith(
         "Cancelled; the lines imported so far are kept (each whole). Import the file again to store the rest.")
