@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 
 from cli import arg_types
 from core.errors import GrammarLensError
+from core.sample.members import same_file
 
 
 def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAction) -> None:
@@ -87,11 +87,7 @@ def _check_options(args: argparse.Namespace) -> None:
     if not args.take and not (args.feature and args.value is not None):
         raise GrammarLensError("--resolve-into needs --feature ID --value VALUE, or --take A|B.",
                                "See the disagreements first: compare A B.")
-    try:
-        same = os.path.samefile(args.resolve_into, args.a)
-    except OSError:
-        same = False
-    if not same:
+    if not same_file(args.resolve_into, args.a):
         raise GrammarLensError(f"--resolve-into {args.resolve_into} is not A ({args.a}).",
                                "Resolve into the first file; to resolve into the other one, name it first. "
                                "B is only ever read.")

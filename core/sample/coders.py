@@ -37,6 +37,7 @@ from pathlib import Path
 from core.errors import GrammarLensError
 from core.sample.groups import group_of
 from core.sample.kappa import MISSING, Kappa, cohen_kappa, kappa_of_pairs
+from core.sample.members import same_file
 from core.sample.pin_mapping import map_pins
 from core.sample.snapshot import Snapshot, read_project
 
@@ -208,11 +209,7 @@ def _side(s: Snapshot) -> CoderFile:
 
 
 def _refuse_same_file(a: Path, b: Path) -> None:
-    try:
-        same = a.exists() and b.exists() and os.path.samefile(a, b)
-    except OSError:
-        same = False
-    if same:
+    if same_file(a, b):
         raise GrammarLensError(f"{a} and {b} are the same file.", "Compare two coders' own project files.")
 
 

@@ -81,3 +81,11 @@ def _in_list(path: Path) -> list[Path]:
     if not found:
         raise GrammarLensError(f"{path} lists no project.", "Write one project path a line.")
     return list(dict.fromkeys(found))
+
+
+def same_file(first: str | os.PathLike[str], second: str | os.PathLike[str]) -> bool:
+    """Whether two paths name one file (links and relative paths included); false when either is missing."""
+    try:
+        return os.path.samefile(first, second)
+    except OSError:
+        return False

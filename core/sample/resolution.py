@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from core.errors import GrammarLensError
 from core.sample.coders import CoderValue, Disagreement
+from core.sample.members import same_file
 from core.store.database import ProjectDatabase
 
 RESOLUTION_MARK = "[Resolved between two coders]"
@@ -70,12 +71,6 @@ def _side(v: CoderValue) -> str:
 
 
 def _check_is_a(project: ProjectDatabase, a: CoderValue) -> None:
-    import os
-
-    try:
-        same = os.path.samefile(project.path, a.project)
-    except OSError:
-        same = False
-    if not same:
+    if not same_file(project.path, a.project):
         raise GrammarLensError(f"{project.path} is not the file the disagreement's side A came from ({a.project}).",
                                "Resolve into the project compared as A.")

@@ -16,6 +16,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from core.sample.view_data import AgreementSeries
+from gui.sample.figures import paint_on_widget
 
 AGREEMENT_COLOUR, KAPPA_COLOUR = QColor("#3b6fb6"), QColor("#e08a2c")
 ROW = 22
@@ -57,12 +58,7 @@ class AgreementPlot(QWidget):
         return max(-1.0, math.floor(low * 4) / 4)
 
     def paintEvent(self, _event) -> None:
-        painter = QPainter(self)
-        try:
-            painter.fillRect(self.rect(), QColor("#ffffff"))
-            self.paint_figure(painter, self.size())
-        finally:
-            painter.end()
+        paint_on_widget(self, self.paint_figure)
 
     def paint_figure(self, painter: QPainter, size: QSize) -> None:
         font = QFont(painter.font())

@@ -13,14 +13,16 @@ looks like the window.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Protocol
+from typing import Callable, Protocol, TypeVar
 
 from PySide6.QtCore import QRect, QSize
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import QWidget
 
 from core.errors import GrammarLensError
 
+T = TypeVar("T")
 PNG_SCALE = 2.0  # exported PNGs at twice the screen's pixels: sharp in a paper or a slide
 BACKGROUND = QColor("#ffffff")
 
@@ -31,6 +33,18 @@ class Figure(Protocol):
     def paint_figure(self, painter: QPainter, size: QSize) -> None: ...
 
     def figure_title(self) -> str: ...
+
+
+def paint_on_widget(widget: QWidget, paint: Callable[[QPainter, QSize], T], *, antialias: bool = False) -> T:
+    """A figure widget's paintEvent: the white ground, then the very drawing the PNG and the SVG get."""
+    painter = QPainter(widget)
+    try:
+        if antialias:
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.fillRect(widget.rect(), BACKGROUND)
+        return paint(painter, widget.size())
+    finally:
+        painter.end()
 
 
 def export_png(figure: Figure, path: str | Path, scale: float = PNG_SCALE) -> Path:

@@ -22,6 +22,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QMouseEvent, QPai
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from core.sample.view_data import ACCEPTED, HAND, PREDICTED, UNKNOWN, SampleLanguage, SampleView
+from gui.sample.figures import paint_on_widget
 from gui.sample.palette import BORDER_COLOUR, DISAGREE_COLOUR, UNKNOWN_COLOUR, ValuePalette, text_colour_on
 
 CELL = 14  # pixels a cell, gap included
@@ -108,12 +109,7 @@ class HeatmapWidget(QWidget):
 
     # ------------------------------------------------------------------ painting
     def paintEvent(self, _event) -> None:
-        painter = QPainter(self)
-        try:
-            painter.fillRect(self.rect(), QColor("#ffffff"))
-            self.paint_figure(painter, self.size())
-        finally:
-            painter.end()
+        paint_on_widget(self, self.paint_figure)
 
     def paint_figure(self, painter: QPainter, size: QSize) -> None:
         painter.setFont(self._font)

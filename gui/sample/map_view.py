@@ -29,6 +29,7 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 from core.errors import GrammarLensError
 from core.sample import world_outline
 from core.sample.view_data import PREDICTED, UNKNOWN, SampleLanguage, SampleView
+from gui.sample.figures import paint_on_widget
 from gui.sample.palette import DISAGREE_COLOUR, UNKNOWN_COLOUR, ValuePalette
 
 SEA, LAND, COAST = QColor("#dfeaf3"), QColor("#f4f1e8"), QColor("#9a9a9a")
@@ -132,13 +133,7 @@ class MapWidget(QWidget):
 
     # ------------------------------------------------------------------ painting
     def paintEvent(self, _event) -> None:
-        painter = QPainter(self)
-        try:
-            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-            painter.fillRect(self.rect(), QColor("#ffffff"))
-            self._points = self.paint_figure(painter, self.size())
-        finally:
-            painter.end()
+        self._points = paint_on_widget(self, self.paint_figure, antialias=True)
 
     def paint_figure(self, painter: QPainter, size: QSize) -> list[tuple[QPointF, SampleLanguage]]:
         """Draw the map into ``size``; returns where each language's point went (for hovering and clicks)."""
