@@ -1,7 +1,7 @@
 """The Sample window: a folder of projects as a heatmap, a map and agreement plots.
 
-Opened from *Project → Open sample folder…* (:func:`show_sample_window`).  Reading the sample runs
-as an :class:`gui.common.operations.Operation` (read-only snapshots of every project,
+Opened from *Sample → Open sample folder…* (:mod:`gui.sample.opening`, :func:`show_sample_window`).
+Reading the sample runs as an :class:`gui.common.operations.Operation` (read-only snapshots of every project,
 :func:`core.sample.snapshot.read_sample`; the reference's values; the view records of
 :mod:`core.sample.view_data`), with progress and Cancel in the window's task bar; the widgets are
 filled on the UI thread from the finished records.  Clicking a heatmap cell or a map point emits
@@ -277,24 +277,3 @@ def show_sample_window(folder: str | Path, *, reference: str | Path | None = Non
     window.show()
     window.load(folder, reference)
     return window
-
-
-def open_sample_folder(window, folder: str | Path | None = None) -> SampleWindow | None:
-    """Project → Open sample folder…: a Sample window over the main ``window``; a click opens that project there."""
-    folder = folder or file_dialogs.choose_folder(window, "Open a sample: the folder of its project files")
-    if folder is None:
-        return None
-    sample = show_sample_window(folder, reference=window.references.folder, runner=window.runner, parent=window)
-
-    def open_at(path: str, feature_id: str) -> None:
-        current = window.state.project_path
-        if current is not None and Path(current).resolve() == Path(path).resolve():
-            window.select_feature(feature_id)
-        else:
-            window.open_project(path, feature_id)
-        window.raise_()
-        window.activateWindow()
-
-    sample.cellActivated.connect(open_at)
-    window.sample_window = sample
-    return sample

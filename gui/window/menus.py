@@ -39,7 +39,7 @@ def recent_menu(window: QWidget, fill: Callable[[QMenu], object]) -> QMenu:
 def sample_actions(window: QMainWindow) -> tuple[QAction, QAction]:
     """Sample → Open sample folder… and Project → Compare with another coder's file… (:mod:`gui.sample`)."""
     from gui.sample.disagreements import open_disagreement_queue
-    from gui.sample.window import open_sample_folder
+    from gui.sample.opening import open_sample_folder
 
     sample = make_action(window, "Open &sample folder…", None, lambda: open_sample_folder(window),
                          "A folder of projects: heatmap, map and agreement of the sample")

@@ -56,7 +56,7 @@ def test_a_second_coders_folder_gives_the_coder_agreement_plot(qtbot, tmp_path) 
 def test_clicking_a_cell_opens_that_project_at_that_feature(qtbot, main_window, tmp_path) -> None:
     from PySide6.QtCore import Qt
 
-    from gui.sample.window import open_sample_folder
+    from gui.sample.opening import open_sample_folder
 
     build_sample(tmp_path / "sample", 3)
     assert main_window.act_sample.text() == "Open &sample folder…"

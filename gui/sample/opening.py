@@ -1,0 +1,35 @@
+"""Sample → Open sample folder…: a Sample window over the main window, wired to it.
+
+A click on a heatmap cell or a map point opens that project at that feature in the main window, and
+the sample's batch files use the main window's settings (the model to write prompts for).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gui.common import file_dialogs
+from gui.sample.sample_batch import SampleBatchFiles
+from gui.sample.window import SampleWindow, show_sample_window
+
+
+def open_sample_folder(window, folder: str | Path | None = None) -> SampleWindow | None:
+    """Sample → Open sample folder…: a Sample window over the main ``window``; a click opens that project there."""
+    folder = folder or file_dialogs.choose_folder(window, "Open a sample: the folder of its project files")
+    if folder is None:
+        return None
+    sample = show_sample_window(folder, reference=window.references.folder, runner=window.runner, parent=window)
+
+    def open_at(path: str, feature_id: str) -> None:
+        current = window.state.project_path
+        if current is not None and Path(current).resolve() == Path(path).resolve():
+            window.select_feature(feature_id)
+        else:
+            window.open_project(path, feature_id)
+        window.raise_()
+        window.activateWindow()
+
+    sample.cellActivated.connect(open_at)
+    sample.batch_files = SampleBatchFiles(sample, lambda: window.settings)
+    window.sample_window = sample
+    return sample
