@@ -7,8 +7,9 @@ over every reference value of the sample's languages and features.  A value we l
 Cohen's kappa (:mod:`core.sample.kappa`) is reported beside it over the pairs where *both* sides
 have a value, with the excluded pairs counted.
 
-Reference values are read per Glottocode by :func:`core.profile.agreement.load_reference_values`
-(a full CLDF release through pycldf, or the ``values_subset.csv`` tables of ``../shared/cldf``).
+Reference values are read once for the whole sample by
+:func:`core.profile.agreement.load_reference_values_for` (a full CLDF release through pycldf, or
+the ``values_subset.csv`` tables of ``../shared/cldf``).
 Which features: the ``--features`` set if given, else every feature the sample holds a value for.
 Our value of a feature is the profile's (:func:`core.profile.scoring.project_codes` reads the same
 entries): the coder's decision, else the model's prediction.
@@ -92,8 +93,7 @@ class ReferenceComparison:
 def compare_with_reference(read: SampleRead, reference: str | Path, *, feature_ids: list[str] | None = None,
                            groups: dict[str, str] | None = None) -> ReferenceComparison:
     """Score the sample's values against the reference folder's values for the same languages and features."""
-    from core.errors import GrammarLensError
-    from core.profile.agreement import load_reference_values
+    from core.profile.agreement import load_reference_values_for
 
     features = set(feature_ids) if feature_ids is not None else set(sample_features(read.snapshots))
     groups = groups or {}
@@ -103,17 +103,13 @@ def compare_with_reference(read: SampleRead, reference: str | Path, *, feature_i
     entries: dict[tuple[str, str], object] = {}
     names: dict[str, str] = {}
     skipped: list[str] = []
-    for s in read.by_language():
+    languages = read.by_language()
+    by_language = load_reference_values_for([reference], [s.glottocode for s in languages if s.glottocode])
+    for s in languages:
         if not s.glottocode:
             skipped.append(f"{s.path.name}: the project has no Glottocode.")
             continue
-        try:
-            refs = load_reference_values([reference], s.glottocode)
-        except GrammarLensError as exc:
-            if "No CLDF values" in exc.message:
-                raise
-            skipped.append(f"{s.path.name}: {exc.message}")
-            continue
+        refs = by_language[s.glottocode]
         names[s.glottocode] = s.label
         by_feature = s.entry_map()
         for fid in sorted(features):

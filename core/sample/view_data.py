@@ -216,48 +216,24 @@ def build_view(snapshots, *, references: dict[tuple[str, str], tuple[str, str]] 
 def read_references(folder: str | Path | None, glottocodes) -> tuple[dict[tuple[str, str], tuple[str, str]], str]:
     """The reference's (code, label) per (Glottocode, feature) for the sample's languages, and its name.
 
-    One pass over each table for the whole sample (reading per language, as the scorer's
-    :func:`core.profile.agreement.load_reference_values` does, took 6.8 s for 100 languages of
-    ``../shared/cldf``; this takes a fraction of a second): a CLDF release's ``values.csv`` with its
-    ``languages.csv`` (Glottocode column), or the ``values_subset.csv`` tables of ../shared/cldf;
-    the folder itself and its sub-folders one level down.  Codes are read as that function reads
-    them (the part of ``Code_ID`` after ``FEATURE-``; WALS's subset: ``value_number``).
+    Read by the one reference reader, :func:`core.profile.agreement.load_reference_values_for`, in
+    one pass over each table for the whole sample (a CLDF release or the ``values_subset.csv`` tables
+    of ../shared/cldf, the folder and its sub-folders one level down).  "?" and empty codes are left
+    out: the heatmap flags only real disagreements.  The name is the databases that gave values
+    ("Grambank and WALS").
     """
-    import csv
-
-    from core.errors import GrammarLensError
+    from core.profile.agreement import load_reference_values_for
 
     if folder is None:
         return {}, ""
-    root = Path(folder)
-    if not root.is_dir():
-        raise GrammarLensError(f"{root} is not a folder.", "Choose the cldf/ folder of a WALS or Grambank release.")
-    wanted = {g for g in glottocodes if g}
+    by_language = load_reference_values_for([folder], glottocodes)
     out: dict[tuple[str, str], tuple[str, str]] = {}
     names: set[str] = set()
-    for sub in [root, *sorted(p for p in root.iterdir() if p.is_dir())]:
-        name = "WALS" if "wals" in sub.name.lower() else "Grambank" if "grambank" in sub.name.lower() else sub.name
-        full, subset = sub / "values.csv", sub / "values_subset.csv"
-        table = full if full.is_file() else subset if subset.is_file() else None
-        if table is None:
-            continue
-        language_of: dict[str, str] = {}
-        if table is full and (sub / "languages.csv").is_file():
-            with open(sub / "languages.csv", newline="", encoding="utf-8") as fh:
-                language_of = {r["ID"]: r.get("Glottocode") or "" for r in csv.DictReader(fh)}
-        with open(table, newline="", encoding="utf-8") as fh:
-            for r in csv.DictReader(fh):
-                glottocode = r.get("glottocode") or r.get("Glottocode") or language_of.get(r.get("Language_ID", ""), "")
-                if glottocode not in wanted:
-                    continue
-                if "feature" in r:  # WALS's subset
-                    fid, code, label = r["feature"], r.get("value_number") or "", r.get("value_name") or ""
-                else:
-                    fid, code_id, label = r["Parameter_ID"], r.get("Code_ID") or "", r.get("Value") or ""
-                    code = code_id[len(fid) + 1:] if code_id.startswith(f"{fid}-") else label
-                if code and code != "?":
-                    out.setdefault((glottocode, fid), (code, label))
-                    names.add(name)
+    for glottocode, values in by_language.items():
+        for fid, value in values.items():
+            if value.code and value.code != "?":
+                out[(glottocode, fid)] = (str(value.code), value.label)
+                names.add(value.dataset)
     return out, " and ".join(sorted(names))
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QMainWindow, QScrollArea, QTabWidget, QToolBar, QWidget
 
+from core.errors import GrammarLensError
 from core.progress import Progress
 from core.sample import view_data
 from gui.common import file_dialogs
@@ -43,6 +44,7 @@ class SampleLoad:
     icons: dict = field(default_factory=dict)
     groups: dict = field(default_factory=dict)
     problems: list = field(default_factory=list)
+    reference_problem: str = ""  # why the reference folder gave no values (the sample is shown without them)
 
 
 def read_sample_view(folder: Path, reference: Path | None, progress: Progress) -> SampleLoad:
@@ -53,11 +55,15 @@ def read_sample_view(folder: Path, reference: Path | None, progress: Progress) -
     read = read_sample(folder, on_progress=lambda done, total, path: progress.step(
         done, total + 1, f"{path.name} ({done} of {total})"), is_cancelled=lambda: progress.cancelled)
     snapshots = read.by_language()
-    references, name = view_data.read_references(reference, [s.glottocode for s in snapshots])
+    try:
+        references, name = view_data.read_references(reference, [s.glottocode for s in snapshots])
+        problem = ""
+    except GrammarLensError as exc:  # a wrong reference folder: the sample still shows, without its flags
+        references, name, problem, reference = {}, "", f"{exc.message} {exc.hint}".strip(), None
     groups = load_groups(find_grouping(reference)) if reference else {}
     view = view_data.build_view(snapshots, references=references, reference_name=name, groups=groups)
     progress.step(1, 1, "drawing")
-    return SampleLoad(view, read, view_data.read_wals_icons(reference), groups, read.problems)
+    return SampleLoad(view, read, view_data.read_wals_icons(reference), groups, read.problems, problem)
 
 
 class SampleWindow(QMainWindow):
@@ -157,12 +163,13 @@ class SampleWindow(QMainWindow):
         self.heatmap.repaint()  # drawn now, so the open time includes the first paint
         self.open_seconds = time.perf_counter() - self.opened_at
         problems = f"; {len(load.problems)} project(s) could not be read" if load.problems else ""
+        problems += f"; reference not used: {load.reference_problem}" if load.reference_problem else ""
         self.statusBar().showMessage(f"{len(load.view.languages)} languages, {len(load.view.feature_ids)} features"
                                      f"{problems}.", 15000)
         if load.problems:
             self.heatmap.setToolTip("\n".join(f"{p.path.name}: {p.message}" for p in load.problems[:20]))
         self.loaded.emit()
-        if self.reference is not None:
+        if self.reference is not None and not load.reference_problem:
             self._compare_with_reference(load)
 
     def _compare_with_reference(self, load: SampleLoad) -> Operation:

@@ -71,3 +71,16 @@ def test_clicking_a_cell_opens_that_project_at_that_feature(qtbot, main_window, 
     qtbot.waitUntil(lambda: main_window.state.feature is not None and main_window.state.feature.id == "GB107",
                     timeout=SLOW_MS)
     sample.close()
+
+
+def test_a_wrong_reference_folder_still_shows_the_sample_and_says_why(qtbot, tmp_path) -> None:
+    from gui.sample.window import SampleWindow
+
+    build_sample(tmp_path / "sample", 3)
+    (tmp_path / "not-cldf").mkdir()
+    window = SampleWindow()
+    qtbot.addWidget(window)
+    with qtbot.waitSignal(window.loaded, timeout=SLOW_MS):
+        window.load(tmp_path / "sample", tmp_path / "not-cldf")
+    assert len(window.view.languages) == 3 and not any(c.disagrees for c in window.view.cells.values())
+    assert "reference not used: No CLDF values found" in window.statusBar().currentMessage()
