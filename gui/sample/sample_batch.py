@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QInputDialog, QToolBar
+from PySide6.QtWidgets import QInputDialog, QMenu, QToolBar, QToolButton
 
 from core.progress import Progress
 from gui.common import file_dialogs
@@ -58,12 +58,16 @@ class SampleBatchFiles(QObject):
         super().__init__(window)
         self.window, self.settings = window, settings
         self.last_report: Any = None
-        bar = window.findChild(QToolBar, "sampleToolbar")
-        bar.addSeparator()
-        self.act_write = bar.addAction("Write batch file…", self.write_dialog)
+        menu = QMenu(window)
+        self.act_write = menu.addAction("Write batch file…", self.write_dialog)
         self.act_write.setToolTip("The unanswered prompts of every project of the sample, as one JSONL file for the "
                                   "OpenAI Batch API or vLLM run_batch")
-        self.act_import = bar.addAction("Import batch results…", self.import_dialog)
+        self.act_import = menu.addAction("Import batch results…", self.import_dialog)
+        button = QToolButton(text="Batch files", menu=menu, accessibleName="Batch files of the sample")
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        bar = window.findChild(QToolBar, "sampleToolbar")
+        bar.addSeparator()
+        bar.addWidget(button)
 
     def write_dialog(self) -> Operation | None:
         folder = self.window.folder
