@@ -225,17 +225,3 @@ def float_range(low: float, high: float, *, low_open: bool = False):
 
     parse.__name__ = "number"
     return parse
-
-
-def refuse_project(path: Path, option: str, expected: str) -> None:
-    """Refuse a GrammarLens project given where another kind of file is read (``--batch-in P``, ``bibtex --set P``).
-
-    Reading a project with Python's ``open()`` while this process has it open would drop this
-    process's SQLite locks when the file is closed (see core/output_paths.py); and it is a mistake.
-    """
-    from core.errors import GrammarLensError
-    from core.output_paths import is_project_file
-
-    if is_project_file(path):
-        raise GrammarLensError(f"{option} {path} is a GrammarLens project, not {expected}.",
-                               f"Give {expected} for {option}.")

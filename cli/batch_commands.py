@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cli import arg_types
+from core.output_paths import refuse_project
 
 if TYPE_CHECKING:
     from core.llm.settings import LlmSettings
@@ -72,7 +73,7 @@ def _settings(args: argparse.Namespace) -> LlmSettings:
 def _submit(args: argparse.Namespace) -> int:
     from core.llm.batch_api import submit
 
-    arg_types.refuse_project(args.requests, "batch submit", "a requests file (JSONL)")
+    refuse_project(args.requests, "batch submit", "a requests file (JSONL)")
     state = submit(args.requests, _settings(args), model=args.model)
     if args.json:
         print(json.dumps(state.to_json()))
@@ -186,7 +187,7 @@ def _import_batch_file(args: argparse.Namespace) -> int:
     from core.errors import GrammarLensError
     from core.profile.batch_files import import_batch_results
 
-    arg_types.refuse_project(args.batch_in, "--batch-in", "a batch results file (JSONL)")
+    refuse_project(args.batch_in, "--batch-in", "a batch results file (JSONL)")
     if _is_requests_file(args.batch_in):
         raise GrammarLensError(f"--batch-in {args.batch_in} is a requests file (written by --batch-out), not results.",
                                f"Submit it first: batch submit {args.batch_in}; then import what 'batch fetch' writes.")

@@ -19,6 +19,7 @@ import sys
 
 from cli import arg_types
 from core.errors import GrammarLensError
+from core.output_paths import refuse_project
 from core.sample.members import same_file
 
 
@@ -48,7 +49,7 @@ def _compare(args: argparse.Namespace) -> int:
 
     _check_options(args)
     if args.groups is not None:
-        arg_types.refuse_project(args.groups, "--groups", "Grambank's feature_grouping_for_analysis.csv")
+        refuse_project(args.groups, "--groups", "Grambank's feature_grouping_for_analysis.csv")
     groups = load_groups(args.groups)
     if args.a.is_dir() or args.b.is_dir():
         if not (args.a.is_dir() and args.b.is_dir()):

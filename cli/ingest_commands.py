@@ -19,6 +19,7 @@ from core.errors import GrammarLensError
 from core.ingest import ingest
 from core.ingest.language import is_unsure
 from core.models import Language
+from core.output_paths import refuse_project
 from core.store import create_project, open_project
 from core.store.backups import backup_dir, list_backups
 from core.store.repository import get_language, list_documents, list_paragraphs, set_language
@@ -57,7 +58,7 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
 
 
 def _ingest(args: argparse.Namespace) -> int:
-    arg_types.refuse_project(args.pdf, "ingest", "a grammar PDF")  # PyMuPDF must never open a project
+    refuse_project(args.pdf, "ingest", "a grammar PDF")  # PyMuPDF must never open a project
     if args.project.suffix.lower() == ".pdf":
         raise GrammarLensError(f"--project {args.project} is named like a PDF; the project is a new file of its own.",
                                f"Give a project file name, e.g. --project {args.project.with_suffix('.grammarlens')}.")

@@ -11,6 +11,7 @@ from cli import arg_types
 from cli.batch_settings import batch_settings_from_args
 from cli.progress_printer import stderr_progress
 from core.errors import GrammarLensError
+from core.output_paths import refuse_project
 from core.retrieval.budget import DEFAULT_BUDGET_TOKENS
 
 DEFAULT_MAX_COST_USD = 5.0
@@ -178,8 +179,8 @@ def _bibtex(args: argparse.Namespace) -> int:
     from core.store import open_project
 
     text = None
-    if args.set:  # read before the project is open (and never the project itself: see arg_types.refuse_project)
-        arg_types.refuse_project(args.set, "--set", "a BibTeX file (.bib)")
+    if args.set:  # read before the project is open (and never the project itself: see core.output_paths.refuse_project)
+        refuse_project(args.set, "--set", "a BibTeX file (.bib)")
         try:
             text = args.set.read_text(encoding="utf-8")
         except OSError as exc:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from cli import arg_types
 from core.errors import GrammarLensError
+from core.output_paths import refuse_project
 
 
 def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAction) -> None:
@@ -190,7 +191,7 @@ def _compare(args: argparse.Namespace) -> int:
         raise GrammarLensError(f"--reference {args.reference} is not a folder.",
                                "Give a CLDF folder, e.g. ../shared/cldf/grambank or a Grambank/WALS release.")
     if args.groups is not None:
-        arg_types.refuse_project(args.groups, "--groups", "Grambank's feature_grouping_for_analysis.csv")
+        refuse_project(args.groups, "--groups", "Grambank's feature_grouping_for_analysis.csv")
     groups = load_groups(args.groups or find_grouping(args.reference))
     features = _features(args.features)
     read = _read(args)

@@ -47,6 +47,18 @@ def is_project_file(path: str | os.PathLike[str]) -> bool:
     return _is_plain_file(target) and _application_id(target) == APPLICATION_ID
 
 
+def refuse_project(path: str | os.PathLike[str], option: str, expected: str) -> None:
+    """Refuse a GrammarLens project given where another kind of file is read (``--batch-in P``, a results file).
+
+    Reading a project with Python's ``open()`` while this process has it open would drop this
+    process's SQLite locks when the file is closed (see :mod:`core.store.file_guard`); and it is a
+    mistake.  Asked through SQLite, so the check itself opens no descriptor.
+    """
+    if is_project_file(path):
+        raise GrammarLensError(f"{option} {path} is a GrammarLens project, not {expected}.",
+                               f"Give {expected} for {option}.")
+
+
 def is_pdf_file(path: str | os.PathLike[str]) -> bool:
     """True if ``path`` is an existing file that starts like a PDF (read only once SQLite says it is no database)."""
     target = Path(path)

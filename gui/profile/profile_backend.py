@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from core.output_paths import refuse_project
 from core.progress import Progress
 from core.store import open_project
 from gui.common.settings import AppSettings, get_api_key, llm_configured
@@ -168,6 +169,7 @@ def import_batch_file(project_path: Path, results_path: Path, progress: Progress
     """
     from core.profile.batch_files import import_batch_results
 
+    refuse_project(results_path, "The results file", "a batch results file (JSONL)")  # before its first line is read
     _refuse_requests_file(results_path)
     report = import_batch_results([project_path], results_path, progress)
     refusal = refusal_of(report, Path(project_path))

@@ -406,3 +406,12 @@ def test_profile_cli_batch_files_work_on_a_sample_folder_and_list(llm_project, l
     assert main(["profile", str(listing), "--batch-in", str(results), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["imported"] == 4
     assert ("81A", "81A", "SOV") in stored(first) and stored(first) == stored(second)  # both projects answered
+
+
+def test_a_project_given_as_the_results_file_is_refused_before_it_is_opened(llm_project, tmp_path):
+    """Every caller (CLI, profile dock, Sample window) imports through core, which asks SQLite, never open()."""
+    llm_project.project.close()
+    before = llm_project.path.read_bytes()
+    with pytest.raises(GrammarLensError, match="is a GrammarLens project, not a batch results file"):
+        import_batch_results([llm_project.path], llm_project.path)
+    assert llm_project.path.read_bytes() == before

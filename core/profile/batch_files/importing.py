@@ -25,6 +25,7 @@ from core.llm.batch_lines import BadLine, answer_body, json_line, line_problem, 
 from core.llm.cache import ProjectCache
 from core.llm.classification import language_name
 from core.llm.client import json_kind
+from core.output_paths import refuse_project
 from core.profile.batch_files.answers import ProjectSession, finish_jobs, store_answer
 from core.profile.batch_files.custom_ids import parse_custom_id, project_key
 from core.profile.batch_files.reports import BatchImportReport, LineProblem, Problems, count_kind
@@ -59,6 +60,7 @@ def import_batch_results(project_paths: Iterable[str | os.PathLike], results_pat
     source = Path(results_path)
     if not source.is_file():
         raise GrammarLensError(f"{source} does not exist.", "Give the results file the batch run wrote.")
+    refuse_project(source, "The results file", "a batch results file (JSONL)")  # before open(): file_guard
     by_key = _project_keys(project_paths)
     try:
         fh = open(source, "rb")  # noqa: SIM115 - opened apart from the `with` below to word its own error
