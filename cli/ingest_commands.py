@@ -49,7 +49,7 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p = bench.add_parser("ingest", help="ingest speed against PyMuPDF's bare get_text('dict')")
     p.add_argument("pdfs", type=arg_types.path, nargs="*")
     p.add_argument("--generated-dictionary", action="store_true",
-                   help="also a generated dictionary-and-grammar (see core/ingest/dictionary_pdf.py), written once "
+                   help="also a generated dictionary-and-grammar (see bench/dictionary_pdf.py), written once "
                         "into the temp folder")
     p.add_argument("--dictionary-pages", type=arg_types.int_range(1, 5_000), default=616, metavar="N",
                    help="pages of the generated dictionary-and-grammar (default 616)")
@@ -191,7 +191,7 @@ def _language(args: argparse.Namespace) -> int:
 def _bench_ingest(args: argparse.Namespace) -> int:
     pdfs = list(args.pdfs)
     if args.generated_dictionary:
-        from core.ingest.dictionary_pdf import cached_dictionary_pdf
+        from bench.dictionary_pdf import cached_dictionary_pdf
 
         pdfs.append(cached_dictionary_pdf(args.dictionary_pages))
     if not pdfs:

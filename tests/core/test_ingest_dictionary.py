@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.dictionary_pdf import write_dictionary_pdf
 from core.ingest import ingest
-from core.ingest.dictionary_pdf import write_dictionary_pdf
 from core.models import LabelSource, ParagraphKind
 from core.store import create_project
 from core.store.repository import list_paragraphs

@@ -92,10 +92,10 @@ def write_dictionary_pdf(path: Path, pages: int = 616, grammar_pages: int = 40, 
 
 
 def cached_dictionary_pdf(pages: int = 616, folder: Path | None = None) -> Path:
-    """The generated book of ``pages`` pages, written once into ``folder`` (the temp folder by default)."""
-    import tempfile
+    """The generated book of ``pages`` pages, written once into ``folder`` (``build/generated`` by default)."""
+    from bench.paths import BUILD
 
-    folder = folder or Path(tempfile.gettempdir()) / "grammarlens-bench"
+    folder = folder or BUILD / "generated"
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"generated-dictionary-{pages}p-v{GENERATOR_VERSION}.pdf"
     if not path.exists():
