@@ -50,7 +50,7 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.add_argument("pdfs", type=arg_types.path, nargs="*")
     p.add_argument("--generated-dictionary", action="store_true",
                    help="also a generated dictionary-and-grammar (see bench/dictionary_pdf.py), written once "
-                        "into the temp folder")
+                        "into build/generated")
     p.add_argument("--dictionary-pages", type=arg_types.int_range(1, 5_000), default=616, metavar="N",
                    help="pages of the generated dictionary-and-grammar (default 616)")
     p.add_argument("--json", action="store_true")
