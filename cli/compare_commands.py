@@ -3,6 +3,7 @@
     compare A.grammarlens B.grammarlens [--groups FILE] [--json]
     compare A.grammarlens B.grammarlens --resolve-into A.grammarlens --feature ID --value VALUE [--note TEXT]
     compare A.grammarlens B.grammarlens --resolve-into A.grammarlens --take A|B [--note TEXT]
+            [--across-languages]                       (A and B of different Glottocodes: refused without it)
     compare DIR_A DIR_B [--groups FILE] [--json]       (projects paired by Glottocode; kappa per coder pair)
 
 Both files are opened read-only; nothing of either changes unless ``--resolve-into`` is given,
@@ -37,6 +38,8 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.add_argument("--value", type=arg_types.line, help="with --feature: the resolved value (a code, a label or ?)")
     p.add_argument("--take", choices=["A", "B"], help="with --resolve-into: resolve every disagreement with A's "
                                                       "or B's value")
+    p.add_argument("--across-languages", action="store_true",
+                   help="with --resolve-into: allow storing B's values in A although their Glottocodes differ")
     p.add_argument("--note", type=arg_types.text, help="the resolver's note, stored before the record of both sides")
     p.add_argument("--reviewer", type=arg_types.optional_line,
                    help="who resolves (default: $GRAMMARLENS_REVIEWER or the login name)")
@@ -117,7 +120,8 @@ def _resolve(args: argparse.Namespace, comparison) -> list:
     # one command, one transaction: every chosen disagreement resolved, or none
     with open_project(args.a) as project, project.transaction():
         for d, value in chosen:
-            out.append(resolve_disagreement(project, d, value, note=args.note, resolver=reviewer))
+            out.append(resolve_disagreement(project, d, value, note=args.note, resolver=reviewer,
+                                            across_languages=args.across_languages, comparison=comparison))
     return out
 
 
@@ -127,18 +131,22 @@ def _print_pair(c) -> None:
     for w in c.warnings:
         print(f"warning: {w}", file=sys.stderr)
     counts = {v: sum(1 for f in c.features if f.verdict == v) for v in ("agree", "disagree", "only A", "only B")}
-    o = c.overall
     print(f"{len(c.features)} features decided on either side: " + ", ".join(f"{k} {n}" for k, n in counts.items()))
-    agreement = "n/a" if o.observed is None else f"{o.observed:.3f}"
-    print(f"agreement {agreement} and Cohen's kappa {o.shown()} over {o.n} features both coded with a value "
-          f"({o.excluded} with \"?\" on a side excluded)")
+    blind, current = c.blind or c.overall, c.overall
+    print(_figures("blind  ", blind) + ("   (kept in A since " + c.blind_recorded_at[:16] + ")"
+                                         if c.blind_recorded_at else "   (no resolution yet: blind = current)"))
+    print(_figures("current", current) + (f"   ({len(c.resolved)} resolved: {', '.join(c.resolved)})"
+                                           if c.resolved else ""))
     for g, k in c.by_group.items():
-        agreement = "n/a" if k.observed is None else f"{k.observed:.3f}"
-        print(f"  {g}: n {k.n}, agreement {agreement}, kappa {k.shown()}, excluded {k.excluded}")
+        b = c.blind_by_group.get(g, k)
+        print(f"  {g}: blind agreement {b.agreement_shown()}, kappa {b.shown()} | current agreement "
+              f"{k.agreement_shown()}, kappa {k.shown()}")
     for f in c.features:
         a = f.a.shown() if f.a else "-"
         b = f.b.shown() if f.b else "-"
-        print(f"{f.feature_id:<6} {f.verdict:<8} A {a} | B {b}")
+        mark = f" [resolved; blind: A {f.blind_pair[0]}, B {f.blind_pair[1]}]" if f.resolved and f.blind_pair else \
+            (" [resolved]" if f.resolved else "")
+        print(f"{f.feature_id:<6} {f.verdict:<8} A {a} | B {b}{mark}")
     if c.disagreements:
         print(f"\n{len(c.disagreements)} disagreement(s):")
         for d in c.disagreements:
@@ -147,6 +155,13 @@ def _print_pair(c) -> None:
                 pins = ", ".join(f"¶{p}" for p in v.paragraph_ids)
                 print(f"  {side}: {v.shown()} ({v.status}, {v.decided_at}){' pins ' + pins if pins else ''}"
                       f"{' note: ' + v.note if v.note else ''}")
+
+
+def _figures(title: str, k) -> str:
+    """One line of figures: agreement (items both coded with a value), kappa with n, and what was left out."""
+    return (f"{title}: agreement {k.agreement_shown()} over {k.n} features both coded with a value, "
+            f"Cohen's kappa {k.shown()}; excluded {k.excluded} ({k.unknown} with \"?\" on a side, "
+            f"{k.uncoded} decided by one side only)")
 
 
 def _folders(args: argparse.Namespace, groups: dict[str, str]) -> int:
@@ -158,14 +173,13 @@ def _folders(args: argparse.Namespace, groups: dict[str, str]) -> int:
     else:
         print(f"{len(result.pairs)} languages coded in both folders; {len(result.unpaired)} in one only")
         for (a, b), k in sorted(result.by_coder_pair.items()):
-            agreement = "n/a" if k.observed is None else f"{k.observed:.3f}"
-            print(f"coders {a or '-'} / {b or '-'}: n {k.n}, agreement {agreement}, kappa {k.shown()}, "
-                  f"excluded {k.excluded}")
+            print(_figures(f"coders {a or '-'} / {b or '-'} (blind)", k))
         for p in result.pairs:
-            print(f"  {p.a.language} ({p.a.glottocode}): kappa {p.overall.shown()}, "
-                  f"{len(p.disagreements)} disagreement(s)")
+            blind = p.blind or p.overall
+            print(f"  {p.a.language} ({p.a.glottocode}): blind kappa {blind.shown()}, current kappa "
+                  f"{p.overall.shown()}, {len(p.disagreements)} disagreement(s), {len(p.resolved)} resolved")
         for f, k in result.by_feature.items():
-            print(f"  {f}: n {k.n}, kappa {k.shown()}")
+            print(f"  {f}: agreement {k.agreement_shown()}, kappa {k.shown()}")
     for p in result.problems:
         print(f"warning: {p.path}: {p.message}", file=sys.stderr)
     return 1 if result.problems else 0

@@ -83,11 +83,13 @@ def make_pins(project: ProjectDatabase, paragraph_ids: Iterable[int] = (),
 @_one_transaction
 def code(project: ProjectDatabase, feature_id: str, value: str, *, paragraph_ids: Sequence[int] | None = None,
          page_labels: Sequence[str] | None = None, note: str | None = None, reviewer: str = "",
-         unpin_paragraph_ids: Sequence[int] = (), unpin_page_labels: Sequence[str] = ()) -> Decision:
+         unpin_paragraph_ids: Sequence[int] = (), unpin_page_labels: Sequence[str] = (),
+         replace_pins: bool = False) -> Decision:
     """Set the feature's value by hand (a code, a label or "?"), with or without a model answer.
 
-    Pins given here replace the feature's pins; without any, the current pins stay; ``unpin_*``
-    then drop some of them, in the same row (one act, one undo).  The status
+    Pins given here replace the feature's pins; without any, the current pins stay (unless
+    ``replace_pins``: then the given pins, possibly none, are the value's whole evidence, as a
+    resolution between two coders needs); ``unpin_*`` then drop some of them, in the same row (one act, one undo).  The status
     says how the value relates to the model: coded (no model answer), accepted (the same value),
     overridden (another value), unknown ("?").
     """
@@ -104,7 +106,7 @@ def code(project: ProjectDatabase, feature_id: str, value: str, *, paragraph_ids
     else:
         action, status = "override", OVERRIDDEN
     before = current(project, feature.id)
-    pins = given if (paragraph_ids or page_labels) else (before.pins if before else ())
+    pins = given if (paragraph_ids or page_labels or replace_pins) else (before.pins if before else ())
     if unpin_paragraph_ids or unpin_page_labels:
         kept = _without(pins, unpin_paragraph_ids, unpin_page_labels)
         if len(kept) == len(pins):

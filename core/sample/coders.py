@@ -11,20 +11,23 @@ The shape the GUI (a disagreement queue) and the CLI (``compare A B``) build on:
     compare_projects(a_path, b_path, groups=None) -> CoderComparison
         .a, .b             : CoderFile (path, language name, Glottocode, coders)
         .features          : [FeatureVerdict] one per feature either side decided
-                             (feature_id, feature_name, group, verdict, a: CoderValue|None, b: CoderValue|None)
+                             (feature_id, feature_name, group, verdict, a, b, resolved, blind_pair)
         .disagreements     : [Disagreement] both sides decided, with different values ("?" included)
-                             (feature_id, feature_name, group, a: CoderValue, b: CoderValue,
-                              b_pins_for_a: B's pins as pins of A's own copy of the book)
-        .overall           : Kappa (core.sample.kappa) over features both coded with a value
-        .by_group          : {group: Kappa}
+                             (…, b_pins_for_a: B's pins as pins of A's own copy of the book,
+                              b_unmapped: B's pins that could not be found there, named)
+        .overall           : Kappa (core.sample.kappa) of the current values
+        .blind             : Kappa of the values before any resolution (core.sample.blind)
+        .by_group          : {group: Kappa} (current), .blind_by_group
     CoderValue: project, coder, code ("?" for unknown), label, status, note, paragraph_ids,
-                page_labels, decided_at, decision_id
+                page_labels, decided_at, decision_id, pins, glottocode
     compare_folders(dir_a, dir_b, groups=None) -> SampleCoderComparison
         pairs the projects of two folders by Glottocode; .pairs (one CoderComparison per language),
-        .by_coder_pair {("ana", "ben"): Kappa}, .by_feature {feature: Kappa over languages}
+        .by_coder_pair {("ana", "ben"): Kappa}, .by_feature {feature: Kappa over languages} (blind values)
 
-Kappa pools the features' codes as labels (Grambank's 0/1 are what it is made for) and leaves
-out features where either coder said "?" (counted as ``excluded``); see :mod:`core.sample.kappa`.
+Agreement has one meaning everywhere (:mod:`core.sample.kappa`): the share of equal values over
+the features both coders decided with a real value; features with "?" on a side and features
+decided by one side only are left out and counted (``unknown``, ``uncoded``).  Kappa's categories
+are each feature's own (a code means something only within its feature).
 """
 
 from __future__ import annotations
@@ -35,8 +38,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.errors import GrammarLensError
+from core.sample.blind import find_record, pair_from_note
 from core.sample.groups import group_of
-from core.sample.kappa import MISSING, Kappa, cohen_kappa, kappa_of_pairs
+from core.sample.kappa import Kappa, feature_kappa
 from core.sample.members import same_file
 from core.sample.pin_mapping import map_pins
 from core.sample.snapshot import Snapshot, read_project
@@ -58,11 +62,14 @@ class CoderValue:
     page_labels: tuple[str, ...]  # printed pages of the pins
     decided_at: str
     decision_id: int
+    pins: tuple = ()  # core.coding Pin records of this coder's project (page, paragraph, document)
+    glottocode: str | None = None  # the language of this coder's project
 
     def to_json(self) -> dict:
         return {"project": str(self.project), "coder": self.coder, "value": self.code, "label": self.label,
                 "status": self.status, "note": self.note, "paragraph_ids": list(self.paragraph_ids),
-                "pages": list(self.page_labels), "decided_at": self.decided_at, "decision_id": self.decision_id}
+                "pages": list(self.page_labels), "decided_at": self.decided_at, "decision_id": self.decision_id,
+                "glottocode": self.glottocode}
 
     def shown(self) -> str:
         """"1 (present), by ana, p. 12, 14" for reports and notes."""
@@ -81,10 +88,21 @@ class FeatureVerdict:
     verdict: str
     a: CoderValue | None
     b: CoderValue | None
+    resolved: bool = False  # A's current value is a resolution between the two coders
+    blind_pair: tuple[str, str] | None = None  # (A's, B's) code before the resolution; None: never resolved
+
+    @property
+    def blind_verdict(self) -> str:
+        """The verdict before any resolution."""
+        if self.blind_pair is None:
+            return self.verdict
+        return AGREE if self.blind_pair[0] == self.blind_pair[1] else DISAGREE
 
     def to_json(self) -> dict:
         return {"feature": self.feature_id, "name": self.feature_name, "group": self.group, "verdict": self.verdict,
-                "a": self.a.to_json() if self.a else None, "b": self.b.to_json() if self.b else None}
+                "a": self.a.to_json() if self.a else None, "b": self.b.to_json() if self.b else None,
+                "resolved": self.resolved, "blind_verdict": self.blind_verdict,
+                "blind": list(self.blind_pair) if self.blind_pair else None}
 
 
 @dataclass(frozen=True)
@@ -97,10 +115,12 @@ class Disagreement:
     a: CoderValue
     b: CoderValue
     b_pins_for_a: tuple = ()  # core.coding Pin records valid in A's project (same book), for a resolution
+    b_unmapped: tuple[str, ...] = ()  # B's pins not found in A's book, named ("p. 14 (¶8): why")
 
     def to_json(self) -> dict:
         return {"feature": self.feature_id, "name": self.feature_name, "group": self.group,
-                "a": self.a.to_json(), "b": self.b.to_json()}
+                "a": self.a.to_json(), "b": self.b.to_json(),
+                "b_pins_for_a": [p.to_json() for p in self.b_pins_for_a], "b_unmapped": list(self.b_unmapped)}
 
 
 @dataclass(frozen=True)
@@ -133,10 +153,22 @@ class CoderComparison:
     overall: Kappa
     by_group: dict[str, Kappa]
     warnings: list[str] = field(default_factory=list)
+    blind: Kappa | None = None  # the figures before any resolution (= overall when nothing was resolved)
+    blind_by_group: dict[str, Kappa] = field(default_factory=dict)
+    blind_recorded_at: str = ""  # when A recorded the blind comparison with B ("" if never)
+
+    @property
+    def resolved(self) -> list[str]:
+        """Features whose current value in A is a resolution between the two coders."""
+        return [f.feature_id for f in self.features if f.resolved]
 
     def to_json(self) -> dict:
+        blind = self.blind or self.overall
         return {"a": self.a.to_json(), "b": self.b.to_json(), "overall": self.overall.to_json(),
+                "current": self.overall.to_json(), "blind": blind.to_json(),
+                "blind_recorded_at": self.blind_recorded_at or None, "resolved": self.resolved,
                 "by_group": {g: k.to_json() for g, k in sorted(self.by_group.items())},
+                "blind_by_group": {g: k.to_json() for g, k in sorted(self.blind_by_group.items())},
                 "features": [f.to_json() for f in self.features],
                 "disagreements": [d.to_json() for d in self.disagreements], "warnings": self.warnings}
 
@@ -161,15 +193,18 @@ def compare_snapshots(a: Snapshot, b: Snapshot, *, groups: dict[str, str] | None
     groups = groups or {}
     warnings: list[str] = []
     if a.glottocode and b.glottocode and a.glottocode != b.glottocode:
-        warnings.append(f"The two files describe different languages ({a.glottocode} and {b.glottocode}).")
+        warnings.append(f"The two files describe different languages ({a.glottocode} and {b.glottocode}); "
+                        "a resolution between them is refused unless asked for explicitly.")
     if set(a.grammars) != set(b.grammars) and a.grammars and b.grammars:
-        warnings.append("The two files hold different grammars; pins are compared by printed page only.")
+        warnings.append("The two files hold different grammars (or editions): B's pins are found in A's book by "
+                        "their text; those that cannot be found are named.")
     values_a, values_b = coder_values(a), coder_values(b)
+    record = find_record(a.blind_records, b.path)
+    recorded = (record or {}).get("features", {})
     features: list[FeatureVerdict] = []
     disagreements: list[Disagreement] = []
     from core.profile.entries import sort_key
 
-    both: list[tuple[str, CoderValue, CoderValue]] = []  # (group, A's value, B's value) where both coded
     for fid in sorted(set(values_a) | set(values_b), key=sort_key):
         va, vb = values_a.get(fid), values_b.get(fid)
         name = catalog.get(fid).name if fid in catalog else fid
@@ -178,16 +213,34 @@ def compare_snapshots(a: Snapshot, b: Snapshot, *, groups: dict[str, str] | None
             features.append(FeatureVerdict(fid, name, group, ONLY_B if va is None else ONLY_A, va, vb))
             continue
         verdict = AGREE if va.code == vb.code else DISAGREE
-        features.append(FeatureVerdict(fid, name, group, verdict, va, vb))
-        both.append((group, va, vb))
+        noted = pair_from_note(va.note)
+        blind = _blind_pair(recorded.get(fid)) or noted
+        resolved = noted is not None or (blind is not None and blind != (va.code, vb.code))
+        features.append(FeatureVerdict(fid, name, group, verdict, va, vb, resolved, blind if resolved else None))
         if verdict == DISAGREE:
             disagreements.append(Disagreement(fid, name, group, va, vb))
-    overall = cohen_kappa([a.code for _g, a, _b in both], [b.code for _g, _a, b in both])
-    by_group: dict[str, Kappa] = {}
-    for g in sorted({group for group, _a, _b in both}):
-        part = [(a, b) for group, a, b in both if group == g]
-        by_group[g] = cohen_kappa([a.code for a, _b in part], [b.code for _a, b in part])
-    return CoderComparison(_side(a), _side(b), features, disagreements, overall, by_group, warnings)
+    current = [(f.group, f.feature_id, f.a.code if f.a else None, f.b.code if f.b else None) for f in features]
+    blind_items = [(f.group, f.feature_id, *f.blind_pair) if f.blind_pair else item
+                   for f, item in zip(features, current, strict=True)]
+    return CoderComparison(
+        _side(a), _side(b), features, disagreements, _kappa_of(current), _by_group(current), warnings,
+        blind=_kappa_of(blind_items), blind_by_group=_by_group(blind_items),
+        blind_recorded_at=str((record or {}).get("recorded_at", "")))
+
+
+def _blind_pair(value) -> tuple[str, str] | None:
+    if isinstance(value, (list, tuple)) and len(value) == 2:
+        return (str(value[0]), str(value[1]))
+    return None
+
+
+def _kappa_of(items: list) -> Kappa:
+    """Kappa over (group, feature, A's code, B's code) items (one code None: decided by one side only)."""
+    return feature_kappa((fid, x, y) for _g, fid, x, y in items)
+
+
+def _by_group(items: list) -> dict[str, Kappa]:
+    return {g: _kappa_of([i for i in items if i[0] == g]) for g in sorted({i[0] for i in items})}
 
 
 def coder_values(snapshot: Snapshot) -> dict[str, CoderValue]:
@@ -200,7 +253,7 @@ def coder_values(snapshot: Snapshot) -> dict[str, CoderValue]:
             project=snapshot.path, coder=d.reviewer or "", code=str(d.code), label=d.label or "", status=d.status,
             note=d.note or "", paragraph_ids=tuple(p.paragraph_id for p in d.pins if p.paragraph_id is not None),
             page_labels=tuple(dict.fromkeys(p.page_label for p in d.pins)), decided_at=d.created_at,
-            decision_id=d.id)
+            decision_id=d.id, pins=tuple(d.pins), glottocode=snapshot.glottocode)
     return out
 
 
@@ -249,21 +302,15 @@ def compare_folders(dir_a: str | os.PathLike[str], dir_b: str | os.PathLike[str]
             continue
         pairs.append(compare_snapshots(s, other, groups=groups))
     unpaired.extend(s.path for s in by_code_b.values())
-    coder_pairs: dict[tuple[str, str], list[tuple[str | None, str | None]]] = defaultdict(list)
-    features: dict[str, list[tuple[str | None, str | None]]] = defaultdict(list)
+    coder_pairs: dict[tuple[str, str], list[tuple[str, str | None, str | None]]] = defaultdict(list)
+    features: dict[str, list[tuple[str, str | None, str | None]]] = defaultdict(list)
     for p in pairs:
-        for f in p.features:
-            if f.a is None or f.b is None:
-                continue
-            coder_pairs[(p.a.coder, p.b.coder)].append((f.a.code, f.b.code))
-            features[f.feature_id].append((f.a.code, f.b.code))
+        for f in p.features:  # blind values: a resolution does not make two coders agree
+            x, y = f.blind_pair or (f.a.code if f.a else None, f.b.code if f.b else None)
+            coder_pairs[(p.a.coder, p.b.coder)].append((f.feature_id, x, y))
+            features[f.feature_id].append((f.feature_id, x, y))
     return SampleCoderComparison(
         pairs=pairs,
-        by_coder_pair={k: _kappa(v) for k, v in coder_pairs.items()},
-        by_feature={f: _kappa(features[f]) for f in sorted(features, key=sort_key)},
+        by_coder_pair={k: feature_kappa(v) for k, v in coder_pairs.items()},
+        by_feature={f: feature_kappa(features[f]) for f in sorted(features, key=sort_key)},
         unpaired=unpaired, problems=side_a.problems + side_b.problems)
-
-
-def _kappa(pairs: list[tuple[str | None, str | None]]) -> Kappa:
-    kept = [(str(x), str(y)) for x, y in pairs if x not in MISSING and y not in MISSING]
-    return kappa_of_pairs(kept, excluded=len(pairs) - len(kept))

@@ -51,6 +51,7 @@ class Snapshot:
     bibtex: str | None = None  # the grammar's entry as exports cite it (only when read with sources)
     bibkey: str | None = None
     warnings: tuple[str, ...] = ()
+    blind_records: dict = field(default_factory=dict)  # B's path -> blind comparison JSON kept in this project
 
     @property
     def label(self) -> str:
@@ -151,6 +152,7 @@ def _snapshot(project, path: Path, *, with_sources: bool) -> Snapshot:
 
     from core.export.cldf import export_language
     from core.profile.entries import build_profile
+    from core.store.blind_comparisons import read_blind_records
     from core.store.decisions import current_decisions
     from core.store.repository import list_documents
 
@@ -170,5 +172,5 @@ def _snapshot(project, path: Path, *, with_sources: bool) -> Snapshot:
     return Snapshot(path=path, name=name, glottocode=glottocode, grammars=tuple(d.file_name for d in documents),
                     entries=entries, decisions=decisions, last_change=max(stamps, default=""),
                     coders=tuple(c for c, _ in coders.most_common()), bibtex=bibtex, bibkey=key,
-                    warnings=tuple(warnings))
+                    warnings=tuple(warnings), blind_records=read_blind_records(project))
 

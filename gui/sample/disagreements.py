@@ -197,6 +197,7 @@ class DisagreementQueue(QWidget):
             return None
         value = d.a.code if choice == "a" else d.b.code if choice == "b" else self.other_value.currentData()
         note, resolver, a_path = self.note.text().strip() or None, self.resolver(), self.comparison.a.path
+        comparison = self.comparison
 
         def job(progress: Progress):
             from core.coding import decisions
@@ -205,7 +206,7 @@ class DisagreementQueue(QWidget):
 
             progress.check()
             with open_project(a_path) as project:
-                stored = resolve_disagreement(project, d, value, note, resolver)
+                stored = resolve_disagreement(project, d, value, note, resolver, comparison=comparison)
                 return stored, decisions.history(project, d.feature_id)
 
         def done(result) -> None:

@@ -54,9 +54,11 @@ def test_compare_lists_agreement_kappa_and_both_sides_of_each_disagreement_and_c
     verdicts = {f["feature"]: f["verdict"] for f in report["features"]}
     assert verdicts == {"81A": "agree", "GB020": "disagree", "GB021": "agree", "GB022": "disagree"}
     # kappa over the three features both coded with a value (GB022's "?" is excluded):
-    # A = 1 1 0 (81A SOV=1, GB020 1, GB021 0), B = 1 0 0; p_o = 2/3, p_e = (2*1 + 1*2)/9 = 4/9, kappa = 0.4
-    assert report["overall"]["n"] == 3 and report["overall"]["excluded"] == 1
-    assert report["overall"]["kappa"] == pytest.approx(0.4)
+    # categories are the features' own: 81A's "1" (SOV) is not GB020's "1" (present); the binary
+    # Grambank features share the absent/present scale.  A = 81A=1, present, absent; B = 81A=1, absent, absent:
+    # p_o = 2/3, p_e = (1*1 [81A=1] + 1*2 [absent]) / 9 = 1/3, kappa = (2/3 - 1/3) / (1 - 1/3) = 0.5
+    assert report["overall"]["n"] == 3 and report["overall"]["excluded"] == 1 and report["overall"]["unknown"] == 1
+    assert report["overall"]["kappa"] == pytest.approx(0.5)
     gb020 = next(d for d in report["disagreements"] if d["feature"] == "GB020")
     assert (gb020["a"]["coder"], gb020["a"]["value"], gb020["a"]["note"], gb020["a"]["paragraph_ids"]) == \
         ("ana", "1", "articles in §2", [6])
@@ -150,4 +152,4 @@ def test_two_folders_pair_by_glottocode_and_give_kappa_per_coder_pair(two_coders
     assert len(report["pairs"]) == 1 and report["unpaired"] == []
     pair = report["by_coder_pair"][0]
     assert (pair["a"], pair["b"], pair["n"]) == ("ana", "ben", 3)
-    assert pair["kappa"] == pytest.approx(0.4)
+    assert pair["kappa"] == pytest.approx(0.5)  # feature categories, as in the first test

@@ -22,7 +22,7 @@ def test_kappa_of_a_hand_computed_two_by_two_table_leaves_out_pairs_without_a_va
     assert k.observed == pytest.approx(0.7)
     assert k.expected == pytest.approx(0.5)
     assert k.kappa == pytest.approx(0.4)
-    assert k.shown() == "0.40"
+    assert k.shown() == "0.40 (n 10)"  # n beside every kappa
 
 
 def test_kappa_of_three_categories_hand_computed() -> None:
@@ -52,7 +52,7 @@ def test_worse_than_chance_is_negative() -> None:
 def test_both_raters_constant_on_one_label_is_undefined_not_one() -> None:
     k = cohen_kappa(["0", "0", "0"], ["0", "0", "0"])
     assert k.observed == 1.0 and k.expected == 1.0
-    assert k.kappa is None and k.shown() == "n/a"
+    assert k.kappa is None and k.shown() == "n/a (n 3: both sides gave one and the same value to every item)"
 
 
 def test_no_item_with_values_on_both_sides_is_undefined() -> None:
