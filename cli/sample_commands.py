@@ -4,7 +4,7 @@
     sample matrix SAMPLE [--features SET] [--out matrix.csv [--force]] [--json]
     sample export SAMPLE --format cldf --out DIR [--force] [--reviewed-only] [--no-unknown]
     sample compare SAMPLE --reference FOLDER [--features SET] [--groups FILE] [--out disagreements.csv [--force]]
-                   [--json]
+                   [--reviewed-only] [--json]
     bench sample [--projects 100] [--work build/bench_sample] [--demo-only] [--json]
 
 SAMPLE is a folder of projects (top level and one folder down), a text file listing project
@@ -63,6 +63,9 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.add_argument("--groups", type=arg_types.path, metavar="FILE",
                    help="Grambank's feature_grouping_for_analysis.csv (default: the one in --reference, if any)")
     p.add_argument("--out", type=arg_types.path, metavar="disagreements.csv", help="write the disagreement table")
+    p.add_argument("--reviewed-only", action="store_true",
+                   help="score only coders' decisions (the model's unreviewed predictions excluded and counted); "
+                        "the split by origin is printed either way")
     p.add_argument("--force", action="store_true", help="overwrite an existing --out file")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=_compare)
@@ -195,7 +198,8 @@ def _compare(args: argparse.Namespace) -> int:
     groups = load_groups(args.groups or find_grouping(args.reference))
     features = _features(args.features)
     read = _read(args)
-    result = compare_with_reference(read, args.reference, feature_ids=features, groups=groups)
+    result = compare_with_reference(read, args.reference, feature_ids=features, groups=groups,
+                                    reviewed_only=args.reviewed_only)
     if args.out is not None:
         import csv
         import io
@@ -220,20 +224,35 @@ def _compare(args: argparse.Namespace) -> int:
 
 def _print_reference(result) -> None:
     o = result.overall
-    print(f"against {result.reference}: {o.cell.n} reference values; agreement {o.cell.accuracy:.3f}, "
-          f"macro-F1 {o.cell.macro_f1:.3f}, kappa {o.kappa.shown()} over {o.kappa.n} pairs with values on both sides "
-          f"({o.kappa.excluded} without a value of ours excluded)")
+    scope = "coders' decisions only" if result.reviewed_only else "coders' decisions and the model's predictions"
+    print(f"against {result.reference} ({scope}): {o.items} reference values, {o.n} scored (a real value on both "
+          f"sides); {_figures(o)}")
+    print(f"excluded: {o.excluded} ({o.reference_unknown} \"?\" in the reference, {o.kappa.unknown} \"?\" of ours, "
+          f"{o.kappa.uncoded - o.reference_unknown - o.unreviewed} without a value of ours"
+          + (f", {o.unreviewed} unreviewed predictions" if result.reviewed_only else "") + ")")
+    for origin, part in result.by_origin.items():
+        print(f"  {'coders decisions' if origin == 'decided' else 'model predictions'}: {part.n} scored; "
+              f"{_figures(part)}")
     for title, part, names in (("group", result.by_group, {}), ("language", result.by_language, result.names),
                                ("feature", result.by_feature, {})):
-        rows = [[names.get(k, k), str(v.cell.n), f"{v.cell.accuracy:.3f}", f"{v.cell.macro_f1:.3f}", v.kappa.shown(),
-                 str(v.kappa.excluded)] for k, v in part.items()]
+        rows = [[names.get(k, k), str(v.items), str(v.n), v.kappa.agreement_shown(),
+                 "n/a" if v.macro_f1 is None else f"{v.macro_f1:.3f}", v.kappa.shown(), str(v.excluded)]
+                for k, v in part.items()]
         print()
-        _table([title, "n", "agreement", "macro-F1", "kappa", "no value"], rows)
+        _table([title, "items", "scored", "agreement", "macro-F1", "kappa", "excluded"], rows)
     if result.disagreements:
         print()
         _table(["language", "feature", "ours", "theirs", "our status", "our pages", "reference source"],
                [[d.language, d.feature, d.ours, d.theirs, d.our_status, d.our_pages or "-",
                  d.reference_source or "-"] for d in result.disagreements])
+
+
+def _figures(s) -> str:
+    """Agreement, macro-F1 and kappa of a slice, or "n/a" with the reason."""
+    if s.agreement is None:
+        return f"agreement n/a ({s.reason})"
+    macro = "n/a" if s.macro_f1 is None else f"{s.macro_f1:.3f}"
+    return f"agreement {s.agreement:.3f}, macro-F1 {macro}, Cohen's kappa {s.kappa.shown()}"
 
 
 def _table(header: list[str], rows: list[list[str]]) -> None:

@@ -4,8 +4,9 @@ A typologist loads a sample into R or a spreadsheet as a matrix; CLDF's long Val
 exchange.  Two CSV files because CSV has no sheets: ``matrix.csv`` holds the codes as the
 databases write them ("1", "0", "?" for the coder's unknown, empty for no value) and, beside it,
 ``matrix.status.csv`` (the output's name with ``.status`` before the suffix) holds each cell's
-status in core's words (coded, accepted, overridden, unknown, predicted, ..., empty when the
-project has nothing for the feature).  Both have the same rows (one per project, with language,
+status in the words of ``sample status`` (:func:`core.sample.status.status_word`: coded, accepted,
+overridden, unknown, predicted, uncoded), so the sheet's counts per row equal the status table's.
+Both have the same rows (one per project, with language,
 Glottocode and file) and the same feature columns, so cells line up.
 
 Which value a cell holds is the profile's (:mod:`core.profile.entries`): the coder's decision,
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from core.profile.entries import UNKNOWN
 from core.sample.snapshot import SampleRead, Snapshot
-from core.sample.status import sample_features
+from core.sample.status import sample_features, status_word
 
 ROW_COLUMNS = ("language", "glottocode", "project")
 
@@ -56,12 +57,9 @@ def build_matrix(read: SampleRead, feature_ids: list[str] | None = None) -> Samp
         row_codes, row_statuses = [], []
         for fid in features:
             e = by_feature.get(fid)
-            if e is None:
-                row_codes.append("")
-                row_statuses.append("")
-                continue
-            row_codes.append("?" if e.status == UNKNOWN else (e.code or "") if e.has_value else "")
-            row_statuses.append(e.status)
+            word = status_word(e)
+            row_codes.append("?" if word == UNKNOWN else (e.code or "") if e is not None and e.has_value else "")
+            row_statuses.append(word)
         codes.append(row_codes)
         statuses.append(row_statuses)
     return SampleMatrix(features, list(read.snapshots), codes, statuses, list(read.problems))

@@ -1,18 +1,24 @@
 """The sample against a database (Grambank or WALS CLDF): agreement, kappa, macro-F1, disagreements.
 
-One scorer: :func:`core.profile.scoring.score_profiles` (and its :func:`score_cell` for the
-feature groups) computes agreement (its accuracy) and macro-F1 exactly as ``bench profile`` does,
-over every reference value of the sample's languages and features.  A value we lack (uncoded,
-"?", the model's "not enough information") counts as a miss there, as the scorer defines it.
-Cohen's kappa (:mod:`core.sample.kappa`) is reported beside it over the pairs where *both* sides
-have a value, with the excluded pairs counted.
+One meaning for each figure, the same as ``compare A B`` (:mod:`core.sample.kappa`):
+
+* an *item* is a (language, feature) the reference holds a row for;
+* it is *scored* when both sides have a real value; agreement is the share of equal values among
+  the scored items, macro-F1 and Cohen's kappa are computed over the same items, with each
+  feature's own categories (:func:`core.sample.kappa.category`);
+* everything else is *excluded and counted*, by kind: ``reference_unknown`` (the database's "?",
+  whether a values table writes "?" or pycldf reads the row as having no value),
+  ``unknown`` (our "?"), ``uncoded`` (no value of ours), and, with ``reviewed_only``,
+  ``unreviewed`` (the model's prediction nobody decided).
+
+Every slice is also split by where our value came from: ``decided`` (a coder's decision) and
+``predicted`` (the model's value, not reviewed), so predictions and coders' decisions are never
+mixed without saying so.  No scored item gives agreement "n/a" with the reason, never 0.000.
 
 Reference values are read once for the whole sample by
 :func:`core.profile.agreement.load_reference_values_for` (a full CLDF release through pycldf, or
-the ``values_subset.csv`` tables of ``../shared/cldf``).
-Which features: the ``--features`` set if given, else every feature the sample holds a value for.
-Our value of a feature is the profile's (:func:`core.profile.scoring.project_codes` reads the same
-entries): the coder's decision, else the model's prediction.
+the ``values_subset.csv`` tables of ``../shared/cldf``).  Which features: the ``--features`` set if
+given, else every feature the sample holds a value for.
 """
 
 from __future__ import annotations
@@ -21,14 +27,15 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from core.profile.scoring import NO_VALUE, Cell, GoldValue, ProfileScores, score_cell, score_profiles
+from core.profile.entries import PREDICTED, UNKNOWN
 from core.sample.groups import group_of
-from core.sample.kappa import Kappa, kappa_of_pairs
+from core.sample.kappa import Kappa, category, feature_kappa
 from core.sample.snapshot import SampleRead, Snapshot
 from core.sample.status import sample_features
 
 DISAGREEMENT_COLUMNS = ("language", "glottocode", "feature", "feature_name", "ours", "ours_label", "theirs",
                         "theirs_label", "our_status", "our_pages", "project", "reference_source")
+DECIDED, PREDICTIONS = "decided", "predicted"
 
 
 @dataclass(frozen=True)
@@ -52,17 +59,55 @@ class ReferenceDisagreement:
         return [str(getattr(self, c)) for c in DISAGREEMENT_COLUMNS]
 
 
+@dataclass(frozen=True)
+class Item:
+    """One (language, feature) the reference has a row for: our code and where it came from, and theirs."""
+
+    glottocode: str
+    feature_id: str
+    ours: str | None  # None: no value of ours; "?": our unknown
+    theirs: str | None  # None or "?": the reference's unknown
+    origin: str  # DECIDED | PREDICTIONS | "" (no value of ours)
+
+
 @dataclass
 class Slice:
-    """Figures of one slice (overall, a feature, a group, a language): the scorer's cell and kappa."""
+    """Figures of one slice (overall, a feature, a group, a language) under the one definition above."""
 
-    cell: Cell
-    kappa: Kappa
+    items: int  # reference rows of the slice
+    kappa: Kappa  # n (scored), agreed, agreement, kappa; unknown / uncoded counted
+    macro_f1: float | None
+    reference_unknown: int = 0
+    unreviewed: int = 0
+
+    @property
+    def n(self) -> int:
+        return self.kappa.n
+
+    @property
+    def agreement(self) -> float | None:
+        return self.kappa.observed
+
+    @property
+    def excluded(self) -> int:
+        return self.items - self.kappa.n
+
+    @property
+    def reason(self) -> str:
+        """Why agreement is "n/a" ("" when it is defined)."""
+        if self.kappa.n:
+            return ""
+        if not self.items:
+            return "the reference holds no value for these languages and features"
+        return "no item has a real value on both sides"
 
     def to_json(self) -> dict:
-        return {"n": self.cell.n, "agreement": self.cell.accuracy, "macro_f1": self.cell.macro_f1,
-                "kappa": self.kappa.kappa, "kappa_pairs": self.kappa.n, "kappa_excluded": self.kappa.excluded,
-                "no_value_share": self.cell.no_value_share}
+        k = self.kappa
+        return {"items": self.items, "n": k.n, "agreement": k.observed, "macro_f1": self.macro_f1,
+                "kappa": k.kappa, "kappa_n": k.n, "small_n": k.small, "excluded": self.excluded,
+                "excluded_reference_unknown": self.reference_unknown, "excluded_our_unknown": k.unknown,
+                "excluded_uncoded": k.uncoded - self.reference_unknown - self.unreviewed,
+                "excluded_unreviewed": self.unreviewed, "reason": self.reason or None}
 
 
 @dataclass
@@ -70,18 +115,20 @@ class ReferenceComparison:
     """The sample scored against a database: overall, per feature, per group, per language; disagreements."""
 
     reference: str
-    scores: ProfileScores  # score_profiles's own result (overall, by_language keyed by Glottocode, by_feature)
     overall: Slice
     by_feature: dict[str, Slice]
     by_group: dict[str, Slice]
     by_language: dict[str, Slice]  # Glottocode -> figures
     names: dict[str, str]  # Glottocode -> language name
     disagreements: list[ReferenceDisagreement]
+    by_origin: dict[str, Slice] = field(default_factory=dict)  # DECIDED / PREDICTIONS -> figures
+    reviewed_only: bool = False
     skipped: list[str] = field(default_factory=list)  # why a language was left out
     problems: list = field(default_factory=list)
 
     def to_json(self) -> dict:
-        return {"reference": self.reference, "overall": self.overall.to_json(),
+        return {"reference": self.reference, "reviewed_only": self.reviewed_only, "overall": self.overall.to_json(),
+                "by_origin": {k: v.to_json() for k, v in self.by_origin.items()},
                 "by_feature": {k: v.to_json() for k, v in self.by_feature.items()},
                 "by_group": {k: v.to_json() for k, v in self.by_group.items()},
                 "by_language": {k: {"language": self.names.get(k, k), **v.to_json()}
@@ -90,17 +137,35 @@ class ReferenceComparison:
                 "problems": [p.to_json() for p in self.problems]}
 
 
+def slice_of(items: list[Item], *, reviewed_only: bool = False) -> Slice:
+    """The figures of ``items`` (see the module's definition)."""
+    from core.profile.scoring import score_cell
+
+    reference_unknown = sum(1 for i in items if i.theirs in (None, "", "?"))
+    unreviewed = sum(1 for i in items if reviewed_only and i.origin == PREDICTIONS and i.theirs not in (None, "", "?"))
+    pairs = []
+    for i in items:
+        if i.theirs in (None, "", "?") or (reviewed_only and i.origin == PREDICTIONS):
+            pairs.append((i.feature_id, None, i.theirs))  # counted as uncoded by feature_kappa, told apart here
+        else:
+            pairs.append((i.feature_id, i.ours, i.theirs))
+    kappa = feature_kappa(pairs)
+    scored = [(category(i.feature_id, str(i.theirs)), category(i.feature_id, str(i.ours))) for i in items
+              if i.theirs not in (None, "", "?") and i.ours not in (None, "", "?")
+              and not (reviewed_only and i.origin == PREDICTIONS)]
+    macro = score_cell([g for g, _ in scored], [p for _, p in scored]).macro_f1 if scored else None
+    return Slice(len(items), kappa, macro, reference_unknown, unreviewed)
+
+
 def compare_with_reference(read: SampleRead, reference: str | Path, *, feature_ids: list[str] | None = None,
-                           groups: dict[str, str] | None = None) -> ReferenceComparison:
+                           groups: dict[str, str] | None = None, reviewed_only: bool = False) -> ReferenceComparison:
     """Score the sample's values against the reference folder's values for the same languages and features."""
     from core.profile.agreement import load_reference_values_for
 
     features = set(feature_ids) if feature_ids is not None else set(sample_features(read.snapshots))
     groups = groups or {}
-    gold: list[GoldValue] = []
-    ours: dict[tuple[str, str], str | None] = {}
-    sources: dict[tuple[str, str], tuple[str, str]] = {}
-    entries: dict[tuple[str, str], object] = {}
+    items: list[Item] = []
+    context: dict[tuple[str, str], tuple] = {}
     names: dict[str, str] = {}
     skipped: list[str] = []
     languages = read.by_language()
@@ -114,52 +179,60 @@ def compare_with_reference(read: SampleRead, reference: str | Path, *, feature_i
         by_feature = s.entry_map()
         for fid in sorted(features):
             ref = refs.get(fid)
-            if ref is None or ref.code is None:
+            if ref is None:
                 continue
-            gold.append(GoldValue(s.path.name, s.glottocode, s.glottocode, fid, str(ref.code)))
-            sources[(s.glottocode, fid)] = (ref.label, ref.source)
             e = by_feature.get(fid)
-            ours[(s.glottocode, fid)] = e.code if e is not None and e.has_value else None
-            entries[(s.glottocode, fid)] = (s, e)
-    scores = score_profiles(gold, ours)
-    pairs = [(g, _ours(ours.get((g.glottocode, g.feature_id)))) for g in gold]
+            ours, origin = _ours(e)
+            theirs = str(ref.code) if ref.code not in (None, "") else None
+            items.append(Item(s.glottocode, fid, ours, theirs, origin))
+            context[(s.glottocode, fid)] = (s, e, ref)
+    parts: dict[str, dict[str, list[Item]]] = {"feature": defaultdict(list), "group": defaultdict(list),
+                                               "language": defaultdict(list), "origin": defaultdict(list)}
+    for i in items:
+        parts["feature"][i.feature_id].append(i)
+        parts["group"][group_of(i.feature_id, groups)].append(i)
+        parts["language"][i.glottocode].append(i)
+        if i.origin:
+            parts["origin"][i.origin].append(i)
 
-    def slice_of(items: list[tuple[GoldValue, str]], cell: Cell | None = None) -> Slice:
-        both = [(p, g.code) for g, p in items if p != NO_VALUE]
-        return Slice(cell or score_cell([g.code for g, _ in items], [p for _, p in items]),
-                     kappa_of_pairs(both, excluded=len(items) - len(both)))
+    def slices(kind: str) -> dict[str, Slice]:
+        return {k: slice_of(v, reviewed_only=reviewed_only) for k, v in sorted(parts[kind].items())}
 
-    by_feature_items: dict[str, list] = defaultdict(list)
-    by_group_items: dict[str, list] = defaultdict(list)
-    by_language_items: dict[str, list] = defaultdict(list)
-    for g, p in pairs:
-        by_feature_items[g.feature_id].append((g, p))
-        by_group_items[group_of(g.feature_id, groups)].append((g, p))
-        by_language_items[g.glottocode].append((g, p))
+    from core.profile.entries import sort_key
+
     return ReferenceComparison(
-        reference=str(reference), scores=scores, overall=slice_of(pairs, scores.overall),
-        by_feature={f: slice_of(v, scores.by_feature[f]) for f, v in sorted(by_feature_items.items())},
-        by_group={k: slice_of(v) for k, v in sorted(by_group_items.items())},
-        by_language={k: slice_of(v, scores.by_language[k]) for k, v in by_language_items.items()},
-        names=names, disagreements=_disagreements(pairs, entries, sources), skipped=skipped,
-        problems=list(read.problems))
+        reference=str(reference), overall=slice_of(items, reviewed_only=reviewed_only),
+        by_feature=dict(sorted(slices("feature").items(), key=lambda kv: sort_key(kv[0]))),
+        by_group=slices("group"), by_language=slices("language"), names=names,
+        disagreements=_disagreements(items, context, reviewed_only),
+        by_origin={k: slice_of(parts["origin"].get(k, [])) for k in (DECIDED, PREDICTIONS)},
+        reviewed_only=reviewed_only, skipped=skipped, problems=list(read.problems))
 
 
-def _ours(code: str | None) -> str:
-    return NO_VALUE if code in (None, "", NO_VALUE) else str(code)
+def _ours(entry) -> tuple[str | None, str]:
+    """Our code of a profile entry ("?" for the coder's unknown, None for none) and where it came from."""
+    if entry is None:
+        return None, ""
+    if entry.status == UNKNOWN:
+        return "?", DECIDED
+    if not entry.has_value or entry.code in (None, ""):
+        return None, ""
+    return str(entry.code), PREDICTIONS if entry.status == PREDICTED else DECIDED
 
 
-def _disagreements(pairs, entries, sources) -> list[ReferenceDisagreement]:
+def _disagreements(items: list[Item], context: dict, reviewed_only: bool) -> list[ReferenceDisagreement]:
+    """Items where both sides have a real value and the values differ ("?" is never a disagreement)."""
     from core.export.cldf import page_ranges
 
     out = []
-    for g, p in pairs:
-        if p == NO_VALUE or p == g.code:
+    for i in items:
+        if i.ours in (None, "?") or i.theirs in (None, "?") or i.ours == i.theirs:
             continue
-        s, e = entries[(g.glottocode, g.feature_id)]
+        if reviewed_only and i.origin == PREDICTIONS:
+            continue
+        s, e, ref = context[(i.glottocode, i.feature_id)]
         assert isinstance(s, Snapshot)
-        label, source = sources[(g.glottocode, g.feature_id)]
         out.append(ReferenceDisagreement(
-            s.label, g.glottocode, g.feature_id, e.name, p, e.label or "", g.code, label, e.status,
-            page_ranges(list(e.pages)) if e.pinned else "", str(s.path), source))
+            s.label, i.glottocode, i.feature_id, e.name, i.ours, e.label or "", i.theirs, ref.label, e.status,
+            page_ranges(list(e.pages)) if e.pinned else "", str(s.path), ref.source))
     return out

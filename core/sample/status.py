@@ -1,10 +1,12 @@
 """Where each language of a sample stands: grammars, Glottocode, values per status, last change.
 
 The statuses are core's own (:mod:`core.profile.entries`, the words the profile dock's filter
-uses): ``coded`` (by hand, no model answer), ``accepted``, ``overridden``, ``unknown`` (the
-coder's "?"), ``predicted`` (the model's value, nobody decided), and ``uncoded`` — the profile
-dock's "not coded yet": every feature of the sample's feature set the coder has not decided
-(so predicted values are counted there too, as the dock counts them).
+uses) and each feature of the set has exactly one (:func:`status_word`), so the six columns are
+disjoint and sum to the set's size: ``coded`` (by hand, no model answer), ``accepted``,
+``overridden``, ``unknown`` (the coder's "?"), ``predicted`` (the model's value only, nobody
+decided) and ``uncoded`` (no value at all: nothing in the project, the model's "not enough
+information", an unreadable answer, evidence or notes only).  The matrix's status sheet, the
+window and the exports use the same words.
 
 The feature set is the one given (``--features``), else the sample's own: every feature that
 holds a value (decided or predicted) in at least one of its projects, so "uncoded" reads as "what
@@ -16,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 
-from core.profile.entries import ACCEPTED, CODED, NOT_ENOUGH, OVERRIDDEN, PREDICTED, UNKNOWN, ProfileEntry
+from core.profile.entries import ACCEPTED, CODED, OVERRIDDEN, PREDICTED, UNKNOWN, ProfileEntry
 from core.sample.snapshot import SampleRead, Snapshot
 
 UNCODED = "uncoded"  # the profile dock's "not coded yet" (gui/profile/profile_summary.py)
@@ -77,19 +79,22 @@ def sample_status(read: SampleRead, feature_ids: list[str] | None = None) -> Sam
                         read.warnings())
 
 
+def status_word(entry: ProfileEntry | None) -> str:
+    """The one status column a feature counts in (:data:`COLUMNS`); ``None`` (nothing stored) is uncoded."""
+    if entry is None:
+        return UNCODED
+    if entry.status in DECIDED:
+        return entry.status
+    if entry.status == PREDICTED and entry.code is not None:
+        return PREDICTED
+    return UNCODED  # NOT_ENOUGH, no value, evidence only, notes only: no value yet
+
+
 def language_status(snapshot: Snapshot, feature_ids: list[str]) -> LanguageStatus:
-    """Counts per status of one project; ``uncoded`` counts the features of ``feature_ids`` nobody decided."""
-    wanted = set(feature_ids)
+    """Counts per status of one project over ``feature_ids``: disjoint columns summing to ``len(feature_ids)``."""
+    by_feature = snapshot.entry_map()
     counts = Counter(dict.fromkeys(COLUMNS, 0))
-    decided: set[str] = set()
-    for e in snapshot.entries:
-        if e.status in DECIDED:
-            counts[e.status] += 1
-            decided.add(e.feature_id)
-        elif e.status == PREDICTED and e.code is not None:
-            counts[PREDICTED] += 1
-        elif e.status == NOT_ENOUGH:
-            pass  # the model's "not enough information": undecided, counted in uncoded only
-    counts[UNCODED] = len(wanted - decided)
+    for fid in dict.fromkeys(feature_ids):
+        counts[status_word(by_feature.get(fid))] += 1
     return LanguageStatus(str(snapshot.path), snapshot.label, snapshot.glottocode, snapshot.grammars,
                           {c: counts[c] for c in COLUMNS}, snapshot.last_change, snapshot.coders)

@@ -240,20 +240,22 @@ def read_references(folder: str | Path | None, glottocodes) -> tuple[dict[tuple[
 def reference_series(comparison, name: str = "") -> list[AgreementSeries]:
     """Agreement plots of :func:`core.sample.reference.compare_with_reference`: per feature, then per group.
 
-    Agreement is the scorer's accuracy (a value we lack counts as a miss, as ``bench profile``
-    scores it); kappa is over the pairs where both sides have a value.
+    Agreement has the one meaning of :mod:`core.sample.kappa` (items both sides coded with a real
+    value; "?" and uncoded left out), as in ``compare A B`` and the coders' plot.
     """
     name = name or "the reference"
 
     def rows(slices: dict) -> tuple[FeatureAgreement, ...]:
-        return tuple(FeatureAgreement(key, s.cell.n, s.cell.accuracy, s.kappa.kappa) for key, s in slices.items()
-                     if s.cell.n)
+        return tuple(FeatureAgreement(key, s.n, s.agreement, s.kappa.kappa) for key, s in slices.items() if s.n)
 
     return [AgreementSeries(f"Sample vs {name}, per feature", rows(comparison.by_feature)),
             AgreementSeries(f"Sample vs {name}, per feature group", rows(comparison.by_group))]
 
 
-def coder_agreement(by_feature: dict, title: str = "Coder A vs coder B") -> AgreementSeries:
-    """Per feature: agreement and kappa between two coders (``compare_folders(...).by_feature``, or one pair's)."""
+def coder_agreement(by_feature: dict, title: str = "Coder A vs coder B (blind)") -> AgreementSeries:
+    """Per feature: agreement and kappa between two coders (``compare_folders(...).by_feature``, or one pair's).
+
+    ``compare_folders`` reports the blind values (before any resolution), hence the title.
+    """
     return AgreementSeries(title, tuple(FeatureAgreement(fid, k.n, k.agreement, k.kappa)
                                         for fid, k in by_feature.items() if k.n))
