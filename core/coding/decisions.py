@@ -89,7 +89,8 @@ def code(project: ProjectDatabase, feature_id: str, value: str, *, paragraph_ids
 
     Pins given here replace the feature's pins; without any, the current pins stay (unless
     ``replace_pins``: then the given pins, possibly none, are the value's whole evidence, as a
-    resolution between two coders needs); ``unpin_*`` then drop some of them, in the same row (one act, one undo).  The status
+    resolution between two coders needs); ``unpin_*`` then drop some of them, in the same row
+    (one act, one undo).  The status
     says how the value relates to the model: coded (no model answer), accepted (the same value),
     overridden (another value), unknown ("?").
     """

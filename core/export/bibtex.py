@@ -1,11 +1,14 @@
-"""The grammar's BibTeX entry: generated from the PDF's metadata, stored in the project, editable.
+"""Each grammar's BibTeX entry: generated from the PDF's metadata, stored in the project, editable.
 
-Exports cite the grammar as ``bibkey[pages]``, so every project needs one entry.  It is made once
-from what the PDF says about itself (title, author, creation year) and kept in
-``documents.bibtex``; the user can replace it (CLI ``bibtex FILE --set F.bib`` or the GUI), and a
-replacement is checked first (parsed, written and read back as a CLDF export does) so a broken
-entry never reaches an export.  :func:`export_source` is what the exports cite: the stored entry,
-or, should an old project hold one that no longer passes the check, a working one and a warning.
+Exports cite a grammar as ``bibkey[pages]``, so every *document* of a project needs its own entry
+and key (a second grammar's page 150 is ``friesen2018[150]``, never the first grammar's key).
+An entry is made once from what the PDF says about itself (title, author, creation year: the
+record kept in the project by :mod:`core.store.document_sources`, so no export reopens the PDF)
+and kept in ``documents.bibtex``; the user can replace it (CLI ``bibtex FILE --set F.bib`` or the
+GUI), and a replacement is checked first (parsed, written and read back as a CLDF export does) so
+a broken entry never reaches an export.  :func:`export_sources` is what the exports cite: one
+entry per document under a key unique in the project (``documents.bibkey``, chosen once), or,
+should an old project hold an entry that no longer passes the check, a working one and a warning.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import NamedTuple
 
 from core.errors import GrammarLensError
 from core.export.bibtex_names import author_field, field_text
-from core.models import Document
+from core.models import Document, LabelSource
 from core.store.database import ProjectDatabase
 from core.store.repository import list_documents
 
@@ -30,25 +33,14 @@ def _ascii(text: str) -> str:
     return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
 
 
-def _pdf_metadata(path: str) -> dict:
-    """Author and year from the PDF itself, if the file is still where it was ingested from."""
-    if not path or not Path(path).exists():
-        return {}
-    try:
-        import pymupdf
+def generate_bibtex(document: Document, record: dict | None = None) -> str:
+    """A ``@book`` entry from the document's title and the PDF's author and year (left empty if unknown).
 
-        with pymupdf.open(path) as doc:
-            meta = doc.metadata or {}
-    except Exception:
-        return {}
-    year = re.search(r"D:(\d{4})", meta.get("creationDate") or "")
-    return {"author": (meta.get("author") or "").strip(), "year": year.group(1) if year else "",
-            "title": (meta.get("title") or "").strip()}
+    ``record`` is the stored bibliographic record; without one the PDF is read (if it is still there).
+    """
+    from core.store.document_sources import pdf_record
 
-
-def generate_bibtex(document: Document) -> str:
-    """A ``@book`` entry from the document's title and the PDF's author and year (left empty if unknown)."""
-    meta = _pdf_metadata(document.path)
+    meta = record if record is not None else pdf_record(document.path or "")
     return entry_from_metadata(document.title or meta.get("title") or "", meta.get("author", ""),
                                meta.get("year", ""), Path(document.file_name).stem.replace("_", " "))
 
@@ -204,32 +196,120 @@ class ExportSource(NamedTuple):
     warnings: tuple[str, ...] = ()
 
 
+class DocumentSource(NamedTuple):
+    """One document of a project as the exports cite it: its id, its key (unique in the project), its entry."""
+
+    document_id: int
+    key: str
+    bibtex: str
+
+
+class ExportSources(NamedTuple):
+    """Every document's entry and key, in document order, and what had to be changed to make them citable."""
+
+    documents: tuple[DocumentSource, ...]
+    warnings: tuple[str, ...] = ()
+
+    def key_of(self, document_id: int | None) -> str | None:
+        """The key of ``document_id``; a page whose document is unknown is cited under the first grammar's key."""
+        for d in self.documents:
+            if d.document_id == document_id:
+                return d.key
+        return self.documents[0].key if self.documents else None
+
+    @property
+    def bibtex(self) -> str:
+        """All entries, as a ``sources.bib`` holds them."""
+        return "\n".join(d.bibtex.strip() + "\n" for d in self.documents)
+
+
 def export_source(project: ProjectDatabase) -> ExportSource:
-    """The grammar's entry for an export, never one that would break it.
+    """The first grammar's entry for an export (see :func:`export_sources` for every document's)."""
+    sources = export_sources(project)
+    if not sources.documents:
+        return ExportSource(None, None, sources.warnings)
+    first = sources.documents[0]
+    return ExportSource(first.bibtex, first.key, sources.warnings)
+
+
+def export_sources(project: ProjectDatabase) -> ExportSources:
+    """Every document's entry under its own key, never one that would break an export.
 
     A project without a grammar exports its values without a source.  A stored entry that fails
     :func:`check_bibtex` (accepted by an older GrammarLens) is exported with its key made citable,
-    or else replaced by the entry generated from the PDF; either way with a warning.  The stored
-    entry itself is left alone.
+    or else replaced by the entry generated from the record; either way with a warning, and the
+    stored entry itself is left alone.  Keys are unique in the project: a second document whose entry
+    has the first one's key is cited as "<key>b".  A writable project keeps what was worked out
+    (generated entry, record, key), so the next export reads it from the project.
     """
-    docs = list_documents(project)
-    if not docs:
-        return ExportSource(None, None, ("The project has no grammar, so the values are exported without a source.",))
-    text = get_bibtex(project)
+    from core.store.document_sources import has_source_columns, pdf_record, source_rows, store_source
+    from core.store.repository import is_read_only
+
+    rows = source_rows(project)
+    if not rows:
+        return ExportSources((), ("The project has no grammar, so the values are exported without a source.",))
+    writable = not is_read_only(project)
+    columns = writable and has_source_columns(project)
+    taken: set[str] = set()
+    out: list[DocumentSource] = []
+    warnings: list[str] = []
+    for row in rows:
+        record = row.record if row.record is not None else pdf_record(row.path)
+        document = Document(id=row.document_id, sha256="", file_name=row.file_name, path=row.path, title=row.title,
+                            page_count=0, label_source=LabelSource.PDF_PAGE, pdf_page_of_printed_1=None)
+        text, problem = _citable(row.bibtex, document, record)
+        if problem:
+            warnings.append(f"{row.file_name}: {problem}")
+        own = bibkey(text)
+        kept = row.bibkey and row.bibkey.startswith(own) and BIBKEY.match(row.bibkey) and row.bibkey not in taken
+        key = row.bibkey if kept and row.bibkey else _unique_key(own, taken)  # a replaced entry brings its own key
+        taken.add(key)
+        text = _with_key(text, key)
+        out.append(DocumentSource(row.document_id, key, text))
+        if writable:
+            with contextlib.suppress(GrammarLensError):  # a project that cannot be written still exports
+                if columns:
+                    store_source(project, row.document_id, bibkey=None if row.bibkey == key else key,
+                                 record=record if row.record is None and record else None,
+                                 bibtex=text if not row.bibtex.strip() else None)
+                elif not row.bibtex.strip():
+                    from core.store.repository import set_document_bibtex
+
+                    set_document_bibtex(project, row.document_id, text)
+    return ExportSources(tuple(out), tuple(warnings))
+
+
+def _citable(stored: str, document: Document, record: dict) -> tuple[str, str]:
+    """(an entry that passes check_bibtex, "" or what was wrong with the stored one)."""
+    if not stored.strip() or not _parses(stored):
+        return generate_bibtex(document, record), ""
     try:
-        checked = check_bibtex(text)
-        return ExportSource(checked, bibkey(checked))
+        return check_bibtex(stored), ""
     except GrammarLensError as exc:
         problem = exc.message
     fix = "Replace the grammar's entry with 'bibtex FILE --set F.bib' (or in the GUI)."
-    match = _KEY.search(text)
+    match = _KEY.search(stored)
     if match and not BIBKEY.match(match.group(1)):
         key = re.sub(r"[^\w\-:.+/]", "_", match.group(1))
         try:
-            checked = check_bibtex(text[:match.start(1)] + key + text[match.end(1):])
-            return ExportSource(checked, key, (f"{problem} It was exported as {key!r}. {fix}",))
+            return check_bibtex(stored[:match.start(1)] + key + stored[match.end(1):]), \
+                f"{problem} It was exported as {key!r}. {fix}"
         except GrammarLensError:
             pass
-    generated = generate_bibtex(docs[0])
-    return ExportSource(generated, bibkey(generated),
-                        (f"{problem} The export cites an entry generated from the PDF instead. {fix}",))
+    generated = generate_bibtex(document, record)
+    return generated, f"{problem} The export cites an entry generated from the PDF instead. {fix}"
+
+
+def _unique_key(base: str, taken: set[str]) -> str:
+    candidate, n = base, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{base}{chr(ord('a') + n - 1)}" if n <= 26 else f"{base}_{n}"
+    return candidate
+
+
+def _with_key(text: str, key: str) -> str:
+    match = _KEY.search(text)
+    if match is None or match.group(1) == key:
+        return text
+    return text[:match.start(1)] + key + text[match.end(1):]

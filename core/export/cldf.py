@@ -9,8 +9,12 @@ Decisions (see README, "Profiles and export"):
   have no row (nobody decided them).  The flat CSV/JSON exports keep every row, with its status.
 * ``Value`` is the code within the feature, as both databases do ("2" for 81A SVO, "1" for a
   Grambank "present"); ``Code_ID`` is ``<feature>-<code>`` ("81A-2", "GB107-1").
-* ``Source`` is ``bibkey[pages]`` with the printed pages the coder pinned (else those of the
-  paragraphs the model cited), consecutive arabic pages joined as ranges ("dolatian2023[34-37, 53]").
+* ``Source`` is ``bibkey[pages]`` with the printed pages the coder pinned, consecutive arabic pages
+  joined as ranges ("dolatian2023[34-37, 53]"), each page under the key of *its own* grammar (a
+  project of two documents cites "friesen2017[12]" and "friesen2018[150]").  The model's cited
+  pages are cited only for the model's own value (predicted, or accepted unchanged); a value a
+  coder set without pins (coded, overridden, "?") cites the grammar without pages, and its
+  ``Comment`` says it was coded from the grammar without pinned evidence.
 * ``Comment`` says whether a value was predicted, coded by hand, accepted or overridden, by whom
   and with which model.
 """
@@ -25,7 +29,7 @@ from typing import Callable
 from core.catalog.glottocode import EXAMPLE, is_glottocode
 from core.catalog.model import Feature
 from core.errors import GrammarLensError
-from core.profile.entries import ACCEPTED, CODED, OVERRIDDEN, UNKNOWN, ProfileEntry
+from core.profile.entries import ACCEPTED, CODED, OVERRIDDEN, PREDICTED, UNKNOWN, ProfileEntry
 from core.store.database import ProjectDatabase
 
 METADATA_NAME = "StructureDataset-metadata.json"
@@ -47,9 +51,33 @@ def page_ranges(labels: list[str]) -> str:
 
 
 def source_of(key: str, entry: ProfileEntry) -> str:
-    """``key[pages]``; a ";" inside a page label would split the Source list, so it is written ","."""
-    pages = page_ranges(entry.pages).replace(";", ",")
+    """``key[pages]`` of the pages the value cites (:func:`cited_pages`), all under one key."""
+    pages = page_ranges([label for _doc, label in cited_pages(entry)]).replace(";", ",")
     return f"{key}[{pages}]" if pages else key
+
+
+def cited_pages(entry: ProfileEntry) -> list[tuple[int | None, str]]:
+    """(document id, printed page) the value's source cites: the coder's pins; the model's citations only for
+    the model's own value (predicted, accepted); none for a value a coder set without pins."""
+    if not (entry.pinned or entry.status in (PREDICTED, ACCEPTED)):
+        return []
+    documents = list(entry.page_documents) + [None] * (len(entry.pages) - len(entry.page_documents))
+    return list(zip(documents, entry.pages, strict=False))
+
+
+def source_list(sources, entry: ProfileEntry) -> list[str]:
+    """The ValueTable ``Source`` of an entry: ``key[pages]`` per grammar cited (``sources``: ExportSources).
+
+    A ";" inside a page label would split the Source list, so it is written ",".
+    """
+    if sources is None or not sources.documents:
+        return []
+    by_key: dict[str, list[str]] = {}
+    for document_id, label in cited_pages(entry):
+        by_key.setdefault(sources.key_of(document_id) or "", []).append(label)
+    if not by_key:
+        return [sources.documents[0].key]
+    return [f"{key}[{page_ranges(labels).replace(';', ',')}]" for key, labels in by_key.items() if key]
 
 
 def comment_of(entry: ProfileEntry) -> str:
@@ -66,6 +94,8 @@ def comment_of(entry: ProfileEntry) -> str:
         text = f"Not enough information in the grammar, decided by {coder}{when}"
     else:
         text = f"Predicted by {who}, not reviewed"
+    if entry.status in (CODED, OVERRIDDEN, UNKNOWN) and not entry.pinned:
+        text += "; coded from the grammar without pinned evidence"
     return text + (f". Note: {entry.note}" if entry.note else "")
 
 
@@ -119,7 +149,7 @@ def export_cldf(project: ProjectDatabase, entries: list[ProfileEntry], out_dir: 
     checked first (:func:`core.output_paths.check_export_folder`): an earlier export there is
     replaced only with ``overwrite``, and a missing parent folder is refused, not created.
     """
-    from core.export.bibtex import export_source
+    from core.export.bibtex import export_sources
     from core.export.staging import staged_folder
     from core.output_paths import check_export_folder
 
@@ -130,13 +160,13 @@ def export_cldf(project: ProjectDatabase, entries: list[ProfileEntry], out_dir: 
         warnings.append("The project has no language set, so the CLDF export names it 'Unknown'. "
                         "Set it with 'language FILE --name NAME --glottocode CODE'.")
         name = "Unknown"
-    source = export_source(project)
-    warnings.extend(source.warnings)
+    sources = export_sources(project)
+    warnings.extend(sources.warnings)
     rows = [e for e in entries if (e.has_value or (include_unknown and e.is_unknown))
             and (e.reviewed or not reviewed_only)]
-    tables = _tables(rows, name, glottocode, source.key, warnings)
+    tables = _tables(rows, name, glottocode, sources, warnings)
     with staged_folder(out) as folder:
-        _write(folder, tables, name, source.bibtex)
+        _write(folder, tables, name, sources.bibtex or None)
         validate_dataset(folder / METADATA_NAME)
     warn = warner(on_warning)
     for message in warnings:
@@ -144,7 +174,7 @@ def export_cldf(project: ProjectDatabase, entries: list[ProfileEntry], out_dir: 
     return out / METADATA_NAME
 
 
-def _tables(rows: list[ProfileEntry], name: str, glottocode: str | None, key: str | None,
+def _tables(rows: list[ProfileEntry], name: str, glottocode: str | None, sources,
             warnings: list[str]) -> dict[str, list[dict]]:
     from core.catalog import load_catalog
 
@@ -165,7 +195,7 @@ def _tables(rows: list[ProfileEntry], name: str, glottocode: str | None, key: st
         if feature is not None and not e.is_unknown and not known:
             warnings.append(f"{e.feature_id}: {e.code!r} is not one of the feature's codes, "
                             "so it is exported without a Code_ID.")
-        values[vid] = value_row(lid, e, feature, key)
+        values[vid] = value_row(lid, e, feature, sources)
         if pid not in parameters:
             parameters[pid], feature_codes = parameter_rows(e, feature)
             codes.extend(feature_codes)
@@ -178,15 +208,18 @@ def _tables(rows: list[ProfileEntry], name: str, glottocode: str | None, key: st
     }
 
 
-def value_row(lid: str, entry: ProfileEntry, feature: Feature | None, key: str | None) -> dict:
-    """One ValueTable row: the value, its Code_ID when it is one of the feature's codes, Comment and Source."""
+def value_row(lid: str, entry: ProfileEntry, feature: Feature | None, sources) -> dict:
+    """One ValueTable row: the value, its Code_ID when it is one of the feature's codes, Comment and Source.
+
+    ``sources`` is the project's :class:`core.export.bibtex.ExportSources` (None: no grammar to cite).
+    """
     pid = cldf_id(entry.feature_id)
     known = feature is not None and entry.code is not None and entry.code in dict(feature.values)
     return {
         "ID": f"{lid}-{pid}", "Language_ID": lid, "Parameter_ID": pid, "Value": entry.code,
         "Code_ID": f"{pid}-{cldf_id(entry.code)}" if known and entry.code is not None and not entry.is_unknown
         else None,
-        "Comment": comment_of(entry), "Source": [source_of(key, entry)] if key else [],
+        "Comment": comment_of(entry), "Source": source_list(sources, entry),
     }
 
 

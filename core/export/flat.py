@@ -29,14 +29,14 @@ CSV_COLUMNS = ("feature_id", "parent_id", "name", "dataset", "status", "reviewed
                "reference_label", "agreement")
 
 
-def _rows(entries: list[ProfileEntry], key: str | None, agreement: Agreement | None) -> list[dict]:
-    from core.export.cldf import source_of
+def _rows(entries: list[ProfileEntry], sources, agreement: Agreement | None) -> list[dict]:
+    from core.export.cldf import source_list
 
     rows = []
     for e in entries:
         ref = agreement.reference(e.feature_id) if agreement else None
         row = {c: getattr(e, c, None) for c in CSV_COLUMNS if hasattr(e, c)}
-        row.update(pages=", ".join(e.pages), source=source_of(key, e) if e.pages and key else "",
+        row.update(pages=", ".join(e.pages), source="; ".join(source_list(sources, e)) if e.pages else "",
                    reference_dataset=ref.dataset if ref else "", reference_code=ref.code if ref else "",
                    reference_label=ref.label if ref else "",
                    agreement=agreement.verdict(e.feature_id) if agreement else "")
@@ -52,12 +52,12 @@ def export_csv(project: ProjectDatabase, entries: list[ProfileEntry], out_dir: s
     ``out_dir`` is checked first (:func:`core.output_paths.check_export_folder`): an earlier export
     there is replaced only with ``overwrite``, and a missing parent folder is refused, not created.
     """
-    from core.export.bibtex import export_source
+    from core.export.bibtex import export_sources
     from core.export.cldf import warner
 
     check_export_folder(out_dir, "csv", overwrite=overwrite)
-    source = export_source(project)
-    rows = _rows(entries, source.key, agreement)
+    source = export_sources(project)
+    rows = _rows(entries, source, agreement)
     with staged_folder(out_dir) as folder:
         with open(folder / CSV_NAME, "w", newline="", encoding="utf-8") as fh:
             writer = csv.DictWriter(fh, fieldnames=CSV_COLUMNS)
@@ -76,18 +76,18 @@ def export_json(project: ProjectDatabase, entries: list[ProfileEntry], out_dir: 
 
     ``out_dir`` is checked first, as in :func:`export_csv`.
     """
-    from core.export.bibtex import export_source
+    from core.export.bibtex import export_sources
     from core.export.cldf import export_language, warner
 
     check_export_folder(out_dir, "json", overwrite=overwrite)
     name, glottocode, warnings = export_language(project)
-    source = export_source(project)
+    source = export_sources(project)
     warnings += source.warnings
     data = {
         "language": name,
         "glottocode": glottocode,
-        "bibtex": source.bibtex,
-        "values": _rows(entries, source.key, agreement),
+        "bibtex": source.bibtex or None,
+        "values": _rows(entries, source, agreement),
         "agreement": agreement.to_json() if agreement else None,
     }
     text = json.dumps(data, ensure_ascii=False, indent=1)

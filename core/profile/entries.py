@@ -59,6 +59,7 @@ class ProfileEntry:
     reviewer: str = ""  # who made the current decision
     decided_at: str = ""
     pinned: bool = False  # pages/paragraph_ids are the coder's pins, not the model's citations
+    page_documents: list[int | None] = field(default_factory=list)  # the document of each of ``pages``
 
     @property
     def has_value(self) -> bool:
@@ -118,9 +119,14 @@ def sort_key(feature_id: str) -> tuple:
 
 def _entries_of(project: ProjectDatabase, c: Classification, catalog,
                 decisions: dict[str, Decision]) -> list[ProfileEntry]:
+    from core.store.decisions import paragraph_documents
+
     cited = [e for e in c.evidence if e.cited]
-    pages = list(dict.fromkeys(e.page_label for e in cited if e.page_label))
     paragraphs = [e.paragraph_id for e in cited if e.paragraph_id is not None]
+    documents = paragraph_documents(project, paragraphs)
+    located = list(dict.fromkeys((documents.get(e.paragraph_id, (None, ""))[0] if e.paragraph_id else None,
+                                  e.page_label) for e in cited if e.page_label))
+    pages = [label for _doc, label in located]
     values: list[ValueRecord | None] = list(c.values) or [None]  # an unreadable answer: one row saying so
     out = []
     for v in values:
@@ -138,6 +144,7 @@ def _entries_of(project: ProjectDatabase, c: Classification, catalog,
             dataset=feature.dataset if feature else "", status=status, code=code, label=label,
             predicted_code=v.code if v is not None else None, predicted_label=v.label if v is not None else None,
             pages=list(pages), paragraph_ids=list(paragraphs), classification_id=c.id,
+            page_documents=[doc for doc, _label in located],
             retrieval_run_id=c.retrieval_run_id, model=c.model, created_at=c.created_at, reasoning=c.reasoning,
         )
         out.append(_with_decision(entry, decisions.get(fid)))
@@ -150,7 +157,9 @@ def _with_decision(entry: ProfileEntry, d: Decision | None) -> ProfileEntry:
         return entry
     entry.note = d.note or ""
     if d.pins:
-        entry.pages = list(dict.fromkeys(p.page_label for p in d.pins))
+        located = list(dict.fromkeys((p.document_id, p.page_label) for p in d.pins))
+        entry.pages = [label for _doc, label in located]
+        entry.page_documents = [doc for doc, _label in located]
         entry.paragraph_ids = [p.paragraph_id for p in d.pins if p.paragraph_id is not None]
         entry.pinned = True
     if not d.has_value:
@@ -170,13 +179,16 @@ def _parts_of(wanted: set[str] | None, catalog) -> set[str]:
 
 def _evidence_only(project: ProjectDatabase, feature_id: str, run_id: int, catalog) -> ProfileEntry:
     hits = run_hits(project, run_id, limit=EVIDENCE_ONLY_PAGES)
-    labels = {p.id: p.page_label for p in get_paragraphs(project, [h.paragraph_id for h in hits])}
+    found = {p.id: p for p in get_paragraphs(project, [h.paragraph_id for h in hits])}
+    labels = {i: p.page_label for i, p in found.items()}
     kept = [h.paragraph_id for h in hits if h.paragraph_id in labels]
+    located = list(dict.fromkeys((found[i].document_id, labels[i]) for i in kept))
     run = get_run(project, run_id)
     feature = catalog.get(feature_id) if feature_id in catalog else None
     return ProfileEntry(
         feature_id=feature_id, parent_id=feature_id, name=feature.name if feature else feature_id,
         dataset=feature.dataset if feature else "", status=EVIDENCE_ONLY, code=None, label=None,
-        pages=list(dict.fromkeys(labels[i] for i in kept)), paragraph_ids=kept,
+        pages=[label for _doc, label in located], page_documents=[doc for doc, _label in located],
+        paragraph_ids=kept,
         retrieval_run_id=run_id, created_at=run.created_at if run else "",
     )

@@ -11,8 +11,10 @@ folder appears whole or not at all) and pycldf's validation.  What a sample adds
   and Macroarea, Latitude, Longitude from the bundled WALS/Grambank language table
   (:func:`core.catalog.languages.place_of`); a language they do not place keeps empty cells.
 * ``ValueTable`` gets two columns of its own, ``Status`` (core's status words) and ``Coder``.
-* ``sources.bib`` holds one entry per grammar; two different grammars with the same key are told
-  apart by a suffix ("friesen2017", "friesen2017b").
+* ``sources.bib`` holds one entry per grammar (every document of every project, each cited under
+  its own key); two different grammars with the same key are told apart by a suffix
+  ("friesen2017", "friesen2017b").  The entries come from the projects (their stored records), so
+  the export reopens no PDF.
 
 Projects without a Glottocode are exported under an ID made from their name; a second project of
 the same Glottocode (a second coder's file) is left out with a warning: compare coders with
@@ -58,6 +60,7 @@ def _tables(languages: list[Snapshot], *, reviewed_only: bool, include_unknown: 
     from core.catalog import load_catalog
     from core.catalog.languages import place_of
     from core.export.cldf import cldf_id, language_id, parameter_rows, value_row
+    from core.sample.status import status_word
 
     catalog = load_catalog()
     values: list[dict] = []
@@ -74,7 +77,7 @@ def _tables(languages: list[Snapshot], *, reviewed_only: bool, include_unknown: 
                               "Latitude": place.latitude if place else None,
                               "Longitude": place.longitude if place else None})
         warnings.extend(f"{s.path.name}: {w}" for w in s.warnings)
-        key = keys.add(s.bibkey, s.bibtex)
+        sources = _sample_sources(s.sources, keys)
         seen: set[str] = set()
         for e in s.entries:
             if not (e.has_value or (include_unknown and e.is_unknown)) or (reviewed_only and not e.reviewed):
@@ -84,13 +87,28 @@ def _tables(languages: list[Snapshot], *, reviewed_only: bool, include_unknown: 
                 continue
             seen.add(pid)
             feature = catalog.get(e.feature_id) if e.feature_id in catalog else None
-            values.append({**value_row(lid, e, feature, key), "Status": e.status, "Coder": e.reviewer or None})
+            values.append({**value_row(lid, e, feature, sources), "Status": status_word(e),
+                           "Coder": e.reviewer or None})
             if pid not in parameters:
                 parameters[pid], feature_codes = parameter_rows(e, feature)
                 codes.extend(feature_codes)
     tables = {"ValueTable": values, "LanguageTable": language_rows, "ParameterTable": list(parameters.values()),
               "CodeTable": codes}
     return tables, keys.bibtex()
+
+
+def _sample_sources(sources, keys: _SourceKeys):
+    """A project's ExportSources with each key as the sample's sources.bib names it (None: no grammar)."""
+    from core.export.bibtex import DocumentSource, ExportSources
+
+    if sources is None or not sources.documents:
+        return None
+    renamed = []
+    for d in sources.documents:
+        key = keys.add(d.key, d.bibtex)
+        if key is not None:
+            renamed.append(DocumentSource(d.document_id, key, keys.entries[key]))
+    return ExportSources(tuple(renamed), sources.warnings)
 
 
 def _unique(base: str, taken: set[str]) -> str:

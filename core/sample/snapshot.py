@@ -48,8 +48,7 @@ class Snapshot:
     decisions: dict = field(default_factory=dict)  # feature id -> current core.coding Decision (pins included)
     last_change: str = ""  # the newest stamp of a model answer, a retrieval or a decision ("" if none)
     coders: tuple[str, ...] = ()  # who made the current decisions, most decisions first
-    bibtex: str | None = None  # the grammar's entry as exports cite it (only when read with sources)
-    bibkey: str | None = None
+    sources: object = None  # core.export.bibtex.ExportSources: every grammar's entry and key (read with sources)
     warnings: tuple[str, ...] = ()
     blind_records: dict = field(default_factory=dict)  # B's path -> blind comparison JSON kept in this project
 
@@ -107,8 +106,9 @@ def read_sample(source: str | os.PathLike[str], *, with_sources: bool = False,
                 on_progress: Progress | None = None, is_cancelled: Callable[[], bool] | None = None) -> SampleRead:
     """Read every project of ``source`` (a folder, a list file or one project; see :mod:`core.sample.members`).
 
-    ``with_sources`` also reads each grammar's BibTeX entry (the export needs it; it may open the
-    PDF to generate one, so status and matrix skip it).  ``on_progress(done, total, path)`` is
+    ``with_sources`` also reads each grammar's BibTeX entry and key (the export needs them; they come
+    from the project's stored record, or from the PDF for a project that has none yet, so status and
+    matrix skip it).  ``on_progress(done, total, path)`` is
     called after each project and ``is_cancelled()`` checked before each (the GUI's worker passes
     both); a cancel raises :class:`~core.errors.Cancelled`.
     """
@@ -162,15 +162,14 @@ def _snapshot(project, path: Path, *, with_sources: bool) -> Snapshot:
     decisions = current_decisions(project)
     stamps = [e.created_at for e in entries if e.created_at] + [d.created_at for d in decisions.values()]
     coders = Counter(d.reviewer for d in decisions.values() if d.reviewer)
-    bibtex = key = None
+    sources = None
     if with_sources:
-        from core.export.bibtex import export_source
+        from core.export.bibtex import export_sources
 
-        source = export_source(project)
-        bibtex, key = source.bibtex, source.key
-        warnings = [*warnings, *source.warnings]
+        sources = export_sources(project)
+        warnings = [*warnings, *sources.warnings]
     return Snapshot(path=path, name=name, glottocode=glottocode, grammars=tuple(d.file_name for d in documents),
                     entries=entries, decisions=decisions, last_change=max(stamps, default=""),
-                    coders=tuple(c for c, _ in coders.most_common()), bibtex=bibtex, bibkey=key,
+                    coders=tuple(c for c, _ in coders.most_common()), sources=sources,
                     warnings=tuple(warnings), blind_records=read_blind_records(project))
 

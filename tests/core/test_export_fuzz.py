@@ -186,8 +186,10 @@ def test_moloko_exports_as_cldf(tmp_path: Path, capsys) -> None:
     bib = (out / "sources.bib").read_text(encoding="utf-8")
     assert "author = {Friesen, Dianne and Isaac, Mana Djeme and Gaston, Ali and Samuel, Mana}" in bib
     with open_project(path) as project:
-        from core.export.bibtex import _pdf_metadata, get_bibtex
+        from core.export.bibtex import get_bibtex
+        from core.store.document_sources import pdf_record, source_rows
 
-        assert _pdf_metadata(str(GRAMMARS / "118_Moloko.pdf"))["author"] == MOLOKO_AUTHORS
+        assert pdf_record(str(GRAMMARS / "118_Moloko.pdf"))["author"] == MOLOKO_AUTHORS
+        assert source_rows(project)[0].record["author"] == MOLOKO_AUTHORS  # kept in the project by the export
         assert get_bibtex(project).startswith("@book{friesen2017,")
     print(f"Moloko: ingest {ingested - started:.1f} s, CLDF export {exported - ingested:.1f} s")
