@@ -5,6 +5,7 @@
     compare A.grammarlens B.grammarlens --resolve-into A.grammarlens --take A|B [--note TEXT]
             [--across-languages]                       (A and B of different Glottocodes: refused without it)
     compare DIR_A DIR_B [--groups FILE] [--json]       (projects paired by Glottocode; kappa per coder pair)
+    compare DIR_A DIR_B --also DIR_C [--also DIR_D]    (and Krippendorff's alpha over all the coders' folders)
 
 Both files are opened read-only; nothing of either changes unless ``--resolve-into`` is given,
 and then only A (named first, and again after ``--resolve-into``) gets one new decision per
@@ -32,6 +33,8 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.add_argument("--groups", type=arg_types.path, metavar="FILE",
                    help="Grambank's feature_grouping_for_analysis.csv, for kappa per feature group "
                         "(default: groups by database)")
+    p.add_argument("--also", type=arg_types.path, action="append", default=[], metavar="DIR",
+                   help="with two folders: a further coder's folder, for Krippendorff's alpha over all of them")
     p.add_argument("--resolve-into", type=arg_types.path, metavar="A",
                    help="store resolved values in this file, which must be A")
     p.add_argument("--feature", type=arg_types.feature_id, help="with --resolve-into: the feature to resolve")
@@ -58,6 +61,8 @@ def _compare(args: argparse.Namespace) -> int:
         if not (args.a.is_dir() and args.b.is_dir()):
             raise GrammarLensError("Compare two project files, or two folders of projects.",
                                    "Give A and B of the same kind.")
+        if args.also and not all(p.is_dir() for p in args.also):
+            raise GrammarLensError("--also takes coders' folders.", "Give a folder of projects per coder.")
         if args.resolve_into is not None:
             raise GrammarLensError("--resolve-into works on two project files, not on folders.",
                                    "Compare the two files of the language to resolve.")
@@ -137,6 +142,7 @@ def _print_pair(c) -> None:
                                          if c.blind_recorded_at else "   (no resolution yet: blind = current)"))
     print(_figures("current", current) + (f"   ({len(c.resolved)} resolved: {', '.join(c.resolved)})"
                                            if c.resolved else ""))
+    print(f"blind reliability: {c.reliability(blind=True).shown()}")
     for g, k in c.by_group.items():
         b = c.blind_by_group.get(g, k)
         print(f"  {g}: blind agreement {b.agreement_shown()}, kappa {b.shown()} | current agreement "
@@ -166,12 +172,22 @@ def _figures(title: str, k) -> str:
 
 def _folders(args: argparse.Namespace, groups: dict[str, str]) -> int:
     from core.sample import compare_folders
+    from core.sample.coders import alpha_of_folders
 
     result = compare_folders(args.a, args.b, groups=groups)
+    alpha = alpha_of_folders([args.a, args.b, *args.also]) if args.also else None
     if args.json:
-        print(json.dumps(result.to_json(), ensure_ascii=False))
+        out = result.to_json()
+        if alpha is not None:
+            out["alpha_all_coders"] = {"alpha": alpha[0], "units": alpha[1], "coders": alpha[2]}
+        print(json.dumps(out, ensure_ascii=False))
     else:
         print(f"{len(result.pairs)} languages coded in both folders; {len(result.unpaired)} in one only")
+        print(f"blind reliability, all pairs: {result.reliability().shown()}")
+        if alpha is not None:
+            shown = "n/a" if alpha[0] is None else f"{alpha[0]:.2f}"
+            print(f"Krippendorff's alpha over {alpha[2]} coders' folders: {shown} ({alpha[1]} language-feature units "
+                  "coded by at least two)")
         for (a, b), k in sorted(result.by_coder_pair.items()):
             print(_figures(f"coders {a or '-'} / {b or '-'} (blind)", k))
         for p in result.pairs:

@@ -162,10 +162,26 @@ class CoderComparison:
         """Features whose current value in A is a resolution between the two coders."""
         return [f.feature_id for f in self.features if f.resolved]
 
+    def items(self, *, blind: bool) -> list[tuple[str, str | None, str | None]]:
+        """(feature, A's code, B's code) of every feature either side decided, blind or current values."""
+        out = []
+        for f in self.features:
+            pair = f.blind_pair if blind and f.blind_pair else (f.a.code if f.a else None, f.b.code if f.b else None)
+            out.append((f.feature_id, *pair))
+        return out
+
+    def reliability(self, *, blind: bool):
+        """Alpha, AC1, PABAK and bootstrap intervals (core.sample.reliability) of the blind or current values."""
+        from core.sample.reliability import reliability
+
+        return reliability(self.items(blind=blind))
+
     def to_json(self) -> dict:
         blind = self.blind or self.overall
         return {"a": self.a.to_json(), "b": self.b.to_json(), "overall": self.overall.to_json(),
                 "current": self.overall.to_json(), "blind": blind.to_json(),
+                "reliability": {"blind": self.reliability(blind=True).to_json(),
+                                "current": self.reliability(blind=False).to_json()},
                 "blind_recorded_at": self.blind_recorded_at or None, "resolved": self.resolved,
                 "by_group": {g: k.to_json() for g, k in sorted(self.by_group.items())},
                 "blind_by_group": {g: k.to_json() for g, k in sorted(self.blind_by_group.items())},
@@ -278,8 +294,14 @@ class SampleCoderComparison:
     unpaired: list[Path]
     problems: list  # core.sample.snapshot.MemberProblem
 
+    def reliability(self):
+        """Alpha, AC1, PABAK and bootstrap intervals over every paired language's blind values."""
+        from core.sample.reliability import reliability
+
+        return reliability([item for p in self.pairs for item in p.items(blind=True)])
+
     def to_json(self) -> dict:
-        return {"pairs": [p.to_json() for p in self.pairs],
+        return {"pairs": [p.to_json() for p in self.pairs], "reliability": self.reliability().to_json(),
                 "by_coder_pair": [{"a": a, "b": b, **k.to_json()} for (a, b), k in sorted(self.by_coder_pair.items())],
                 "by_feature": {f: k.to_json() for f, k in self.by_feature.items()},
                 "unpaired": [str(p) for p in self.unpaired], "problems": [p.to_json() for p in self.problems]}
@@ -314,3 +336,19 @@ def compare_folders(dir_a: str | os.PathLike[str], dir_b: str | os.PathLike[str]
         by_coder_pair={k: feature_kappa(v) for k, v in coder_pairs.items()},
         by_feature={f: feature_kappa(features[f]) for f in sorted(features, key=sort_key)},
         unpaired=unpaired, problems=side_a.problems + side_b.problems)
+
+
+def alpha_of_folders(folders: list) -> tuple[float | None, int, int]:
+    """Krippendorff's nominal alpha over two or more coders' folders: units are (language, feature), each
+    coder's value in it (missing ones left out), categories per feature.  Returns (alpha, units, coders)."""
+    from core.sample.kappa import category
+    from core.sample.reliability import krippendorff_alpha
+    from core.sample.snapshot import read_sample
+
+    units: dict[tuple[str, str], list[str | None]] = defaultdict(lambda: [None] * len(folders))
+    for i, folder in enumerate(folders):
+        for s in read_sample(folder).by_language():
+            for fid, v in coder_values(s).items():
+                units[(s.language_key, fid)][i] = category(fid, v.code) if v.code != "?" else None
+    pairable = [u for u in units.values() if sum(x is not None for x in u) >= 2]
+    return krippendorff_alpha(list(units.values())), len(pairable), len(folders)

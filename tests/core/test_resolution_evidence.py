@@ -165,3 +165,21 @@ def test_the_blind_record_is_read_from_a_read_only_open_of_a(pair) -> None:
     assert _run("compare", a, b, "--resolve-into", a, "--take", "A")[0] == 0
     record = find_record(read_project(a).blind_records, b)  # read_project opens read-only
     assert record is not None and record["features"]["GB020"] == ["1", "0"]
+
+
+def test_compare_reports_reliability_and_alpha_over_more_than_two_coders(pair, demo_copy) -> None:
+    a, b = pair
+    c = demo_copy("c/veshari.grammarlens")
+    code_values(c, {"GB020": "1", "GB021": "0", "GB022": "1", "81A": "SOV"}, "cem")
+    code, out, err = _run("compare", a, b, "--json")
+    blind = json.loads(out)["reliability"]["blind"]
+    assert blind["n"] == 3 and blind["kappa"]["estimate"] == pytest.approx(0.5)
+    assert blind["kappa"]["seed"] == 30 and blind["kappa"]["resamples"] == 1000
+    code, out, err = _run("compare", a.parent, b.parent, "--also", c.parent, "--json")
+    assert code == 0, err
+    alpha = json.loads(out)["alpha_all_coders"]
+    # units (feature categories): 81A 81A=1 x3; GB020 1, 0, 1; GB021 0, 0, 0; GB022 ?, 1, 1 -> (1, 1)
+    # coincidences: 81A=1: 6*(1/2) = 3; GB020: o_11 += 2*(1/2) = 1, o_10 = o_01 = 2*(1/2) = 1; GB021: o_00 += 3;
+    # GB022 (m = 2): o_11 += 2.  n_81A = 3, n_1 = 1 + 1 + 2 = 4, n_0 = 1 + 3 = 4, n = 11
+    # D_o = 2/11; D_e = (2*3*4 + 2*3*4 + 2*4*4) / (11*10) = 80/110; alpha = 1 - (2/11) / (80/110) = 0.75
+    assert (alpha["coders"], alpha["units"]) == (3, 4) and alpha["alpha"] == pytest.approx(0.75)
