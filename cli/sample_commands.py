@@ -2,7 +2,8 @@
 
     sample status SAMPLE [--features SET] [--json]
     sample matrix SAMPLE [--features SET] [--out matrix.csv [--force]] [--json]
-    sample export SAMPLE --format cldf --out DIR [--force] [--reviewed-only] [--no-unknown]
+    sample export SAMPLE --format cldf --out DIR [--force] [--reviewed-only] [--no-unknown] [--licence CC-BY-4.0]
+    sample export SAMPLE --format long|nexus --out FILE  |  --format grambank --out DIR   [--reviewed-only]
     sample compare SAMPLE --reference FOLDER [--features SET] [--groups FILE] [--out disagreements.csv [--force]]
                    [--reviewed-only] [--json]
     bench sample [--projects 100] [--work build/bench_sample] [--demo-only] [--json]
@@ -45,10 +46,15 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.add_argument("--json", action="store_true", help="print codes and statuses as one JSON object")
     p.set_defaults(handler=_matrix)
 
-    p = sub.add_parser("export", help="one CLDF StructureDataset of the whole sample (validated with pycldf)")
+    p = sub.add_parser("export", help="one CLDF StructureDataset of the whole sample (validated with pycldf), a long "
+                                      "table, Grambank coding sheets or a NEXUS matrix")
     _sample_argument(p)
-    p.add_argument("--format", choices=["cldf"], default="cldf", help="cldf (the only sample format)")
-    p.add_argument("--out", type=arg_types.path, required=True, help="folder to write the dataset into")
+    p.add_argument("--format", choices=["cldf", "long", "grambank", "nexus"], default="cldf",
+                   help="cldf (a folder), long (a CSV for R/lingtypology/pandas), grambank (a folder of one coding "
+                        "sheet per language), nexus (the binary features as a NEXUS matrix)")
+    p.add_argument("--out", type=arg_types.path, required=True, help="folder (cldf, grambank) or file (long, nexus)")
+    p.add_argument("--licence", default="CC-BY-4.0", choices=["CC-BY-4.0", "CC-BY-SA-4.0", "CC-BY-NC-4.0", "CC0-1.0"],
+                   help="the licence named in the CLDF metadata (default CC-BY-4.0)")
     p.add_argument("--force", action="store_true", help="overwrite an export already in the --out folder")
     p.add_argument("--reviewed-only", action="store_true", help="only values a coder decided")
     p.add_argument("--no-unknown", action="store_true", help='leave out the coder\'s "?" values')
@@ -85,6 +91,9 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
 def _sample_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("sample", type=arg_types.path, metavar="SAMPLE",
                    help="a folder of .grammarlens projects, a text file listing them, or one project")
+    p.add_argument("--balanced", action="store_true",
+                   help="a genealogically balanced subsample: one language per WALS genus (else family), the one "
+                        "with most decided values")
 
 
 def _features_option(p: argparse.ArgumentParser) -> None:
@@ -110,6 +119,13 @@ def _read(args: argparse.Namespace, *, with_sources: bool = False):
         first = read.problems[0]
         raise GrammarLensError(f"No project of {args.sample} could be read; {first.path}: {first.message}",
                                first.hint)
+    if getattr(args, "balanced", False):
+        from core.sample.balance import balanced
+
+        before = len(read.by_language())
+        read = balanced(read)
+        print(f"balanced subsample: {len(read.snapshots)} of {before} languages (one per genus, else family)",
+              file=sys.stderr)
     return read
 
 
@@ -133,10 +149,15 @@ def _status(args: argparse.Namespace) -> int:
         return 1 if read.problems else 0
     print(f"{len(status.languages)} languages, {len(status.feature_ids)} features "
           f"({'--features ' + args.features if args.features else 'those with a value in the sample'})")
-    header = ["language", "glottocode", *COLUMNS, "last change", "grammar"]
-    rows = [[s.language, s.glottocode or "-", *(str(s.counts[c]) for c in COLUMNS), s.last_change[:16] or "-",
-             ", ".join(s.grammars) or "-"] for s in status.languages]
+    header = ["language", "glottocode", "family", "macroarea", *COLUMNS, "last change", "grammar"]
+    rows = [[s.language, s.glottocode or "-", s.family or "-", s.macroarea or "-", *(str(s.counts[c]) for c in COLUMNS),
+             s.last_change[:16] or "-", ", ".join(s.grammars) or "-"] for s in status.languages]
     _table(header, rows)
+    for attribute in ("family", "macroarea"):
+        print()
+        totals = status.totals_by(attribute)
+        _table([attribute, "languages", *COLUMNS],
+               [[k, str(v["languages"]), *(str(v[c]) for c in COLUMNS)] for k, v in totals.items()])
     for p in status.problems:
         print(f"unreadable: {p.path}: {p.message}")
     return _report_problems(read)
@@ -169,14 +190,23 @@ def _report_problems_of(problems: list) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from core.output_paths import check_export_folder
+    from core.output_paths import check_export_folder, check_output_file
     from core.sample.export import export_sample_cldf
 
-    check_export_folder(args.out, "cldf", option="--out", overwrite=args.force, force_option="--force")
+    if args.format in ("long", "nexus"):
+        check_output_file(args.out, option="--out", overwrite=args.force, force_option="--force")
+    else:
+        check_export_folder(args.out, args.format, option="--out", overwrite=args.force, force_option="--force")
     read = _read(args, with_sources=True)
+    if args.format != "cldf":
+        from core.sample.tables import write_tables
+
+        written = write_tables(read, args.format, args.out, reviewed_only=args.reviewed_only)
+        print(f"{len(read.by_language())} languages -> {args.out} ({args.format}, {len(written)} file(s))")
+        return _report_problems_of(read.problems)
     warnings: list[str] = []
     path = export_sample_cldf(read, args.out, reviewed_only=args.reviewed_only, include_unknown=not args.no_unknown,
-                              overwrite=args.force, on_warning=warnings.append)
+                              overwrite=args.force, on_warning=warnings.append, licence=args.licence)
     for w in warnings:
         print(f"warning: {w}", file=sys.stderr)
     print(f"{len(read.by_language())} languages -> {path} (validated with pycldf)")
@@ -233,7 +263,8 @@ def _print_reference(result) -> None:
     for origin, part in result.by_origin.items():
         print(f"  {'coders decisions' if origin == 'decided' else 'model predictions'}: {part.n} scored; "
               f"{_figures(part)}")
-    for title, part, names in (("group", result.by_group, {}), ("language", result.by_language, result.names),
+    for title, part, names in (("group", result.by_group, {}), ("family", result.by_family, {}),
+                               ("macroarea", result.by_macroarea, {}), ("language", result.by_language, result.names),
                                ("feature", result.by_feature, {})):
         rows = [[names.get(k, k), str(v.items), str(v.n), v.kappa.agreement_shown(),
                  "n/a" if v.macro_f1 is None else f"{v.macro_f1:.3f}", v.kappa.shown(), str(v.excluded)]

@@ -30,12 +30,26 @@ from pathlib import Path
 from core.sample.snapshot import SampleRead, Snapshot
 
 EXTRA_VALUE_COLUMNS = ("Status", "Coder")
+LICENCES = {  # what --licence accepts -> the licence's URL, as CLDF metadata names a licence (dc:license)
+    "CC-BY-4.0": "https://creativecommons.org/licenses/by/4.0/",
+    "CC-BY-SA-4.0": "https://creativecommons.org/licenses/by-sa/4.0/",
+    "CC-BY-NC-4.0": "https://creativecommons.org/licenses/by-nc/4.0/",
+    "CC0-1.0": "https://creativecommons.org/publicdomain/zero/1.0/",
+}
 
 
 def export_sample_cldf(read: SampleRead, out_dir: str | Path, *, reviewed_only: bool = False,
                        include_unknown: bool = True, overwrite: bool = False,
-                       on_warning: Callable[[str], None] | None = None) -> Path:
-    """Write and validate one CLDF dataset of a sample read ``with_sources=True``; returns its metadata path."""
+                       on_warning: Callable[[str], None] | None = None, licence: str = "CC-BY-4.0") -> Path:
+    """Write and validate one CLDF dataset of a sample read ``with_sources=True``; returns its metadata path.
+
+    The metadata names the coders whose decisions are exported as contributors (``dc:contributor``)
+    and the ``licence`` chosen (one of :data:`LICENCES`; ``dc:license``).
+    """
+    from core.errors import GrammarLensError
+
+    if licence not in LICENCES:
+        raise GrammarLensError(f"Unknown licence {licence!r}.", f"Choose one of {', '.join(LICENCES)}.")
     from core.export.cldf import METADATA_NAME, validate_dataset, warner
     from core.export.staging import staged_folder
     from core.output_paths import check_export_folder
@@ -46,8 +60,9 @@ def export_sample_cldf(read: SampleRead, out_dir: str | Path, *, reviewed_only: 
     languages = read.by_language()
     tables, bibtex = _tables(languages, reviewed_only=reviewed_only, include_unknown=include_unknown,
                              warnings=warnings)
+    coders = sorted({v["Coder"] for v in tables["ValueTable"] if v.get("Coder")})
     with staged_folder(out) as folder:
-        _write(folder, tables, bibtex, len(languages))
+        _write(folder, tables, bibtex, len(languages), coders, licence)
         validate_dataset(folder / METADATA_NAME)
     warn = warner(on_warning)
     for message in warnings:
@@ -58,6 +73,7 @@ def export_sample_cldf(read: SampleRead, out_dir: str | Path, *, reviewed_only: 
 def _tables(languages: list[Snapshot], *, reviewed_only: bool, include_unknown: bool,
             warnings: list[str]) -> tuple[dict[str, list[dict]], str]:
     from core.catalog import load_catalog
+    from core.catalog.genealogy import lineage_of
     from core.catalog.languages import place_of
     from core.export.cldf import cldf_id, language_id, parameter_rows, value_row
     from core.sample.status import status_word
@@ -72,8 +88,10 @@ def _tables(languages: list[Snapshot], *, reviewed_only: bool, include_unknown: 
     for s in languages:
         lid = _unique(language_id(s.label, s.glottocode), ids)
         place = place_of(s.glottocode)
+        lineage = lineage_of(s.glottocode)
         language_rows.append({"ID": lid, "Name": s.label, "Glottocode": s.glottocode,
-                              "Macroarea": place.macroarea if place and place.macroarea else None,
+                              "Family": lineage.family or None, "Genus": lineage.genus or None,
+                              "Macroarea": place.macroarea if place and place.macroarea else lineage.macroarea or None,
                               "Latitude": place.latitude if place else None,
                               "Longitude": place.longitude if place else None})
         warnings.extend(f"{s.path.name}: {w}" for w in s.warnings)
@@ -143,7 +161,8 @@ class _SourceKeys:
         return "\n\n".join(self.entries.values()) + ("\n" if self.entries else "")
 
 
-def _write(folder: Path, tables: dict[str, list[dict]], bibtex: str, count: int) -> None:
+def _write(folder: Path, tables: dict[str, list[dict]], bibtex: str, count: int, coders: list[str],
+           licence: str) -> None:
     import pycldf
 
     ds = pycldf.StructureDataset.in_dir(folder)
@@ -151,11 +170,15 @@ def _write(folder: Path, tables: dict[str, list[dict]], bibtex: str, count: int)
     ds.add_component("ParameterTable")
     ds.add_component("CodeTable")
     ds.add_columns("ValueTable", *EXTRA_VALUE_COLUMNS)
+    ds.add_columns("LanguageTable", "Family", "Genus")
     if bibtex.strip():
         ds.add_sources(bibtex)
     ds.properties["dc:title"] = f"GrammarLens sample of {count} language{'s' if count != 1 else ''}"
     ds.properties["dc:description"] = (
         "Typological feature values read from descriptive grammars with GrammarLens, one project per language; "
         "each value's Status and Coder say who decided it (coded by hand, accepted, overridden, unknown) or "
-        "that a model predicted it. Coordinates and macroareas: WALS Online and Grambank (CC-BY 4.0).")
+        "that a model predicted it. Coordinates and macroareas: WALS Online and Grambank (CC-BY 4.0); "
+        "families and genera: Grambank (Glottolog) and WALS Online (CC-BY 4.0).")
+    ds.properties["dc:contributor"] = coders  # the coders whose decisions the values are
+    ds.properties["dc:license"] = LICENCES[licence]
     ds.write(**tables)

@@ -25,7 +25,7 @@ from core.profile.entries import UNKNOWN
 from core.sample.snapshot import SampleRead, Snapshot
 from core.sample.status import sample_features, status_word
 
-ROW_COLUMNS = ("language", "glottocode", "project")
+ROW_COLUMNS = ("language", "glottocode", "family", "genus", "macroarea", "project")
 
 
 @dataclass
@@ -39,9 +39,13 @@ class SampleMatrix:
     problems: list = field(default_factory=list)
 
     def to_json(self) -> dict:
+        from core.catalog.genealogy import lineage_of
+
         languages = []
         for s, codes, statuses in zip(self.rows, self.codes, self.statuses, strict=True):
-            languages.append({"language": s.label, "glottocode": s.glottocode, "project": str(s.path),
+            lineage = lineage_of(s.glottocode)
+            languages.append({"language": s.label, "glottocode": s.glottocode, "family": lineage.family,
+                              "genus": lineage.genus, "macroarea": lineage.macroarea, "project": str(s.path),
                               "codes": dict(zip(self.feature_ids, codes, strict=True)),
                               "statuses": dict(zip(self.feature_ids, statuses, strict=True))})
         return {"features": self.feature_ids, "languages": languages,
@@ -76,8 +80,12 @@ def matrix_csv(matrix: SampleMatrix, *, statuses: bool = False) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow([*ROW_COLUMNS, *matrix.feature_ids])
     cells = matrix.statuses if statuses else matrix.codes
+    from core.catalog.genealogy import lineage_of
+
     for s, row in zip(matrix.rows, cells, strict=True):
-        writer.writerow([s.label, s.glottocode or "", str(s.path), *row])
+        lineage = lineage_of(s.glottocode)
+        writer.writerow([s.label, s.glottocode or "", lineage.family, lineage.genus, lineage.macroarea, str(s.path),
+                         *row])
     return buffer.getvalue()
 
 

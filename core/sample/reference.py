@@ -122,6 +122,8 @@ class ReferenceComparison:
     names: dict[str, str]  # Glottocode -> language name
     disagreements: list[ReferenceDisagreement]
     by_origin: dict[str, Slice] = field(default_factory=dict)  # DECIDED / PREDICTIONS -> figures
+    by_family: dict[str, Slice] = field(default_factory=dict)  # top-level family (core.catalog.genealogy)
+    by_macroarea: dict[str, Slice] = field(default_factory=dict)
     reviewed_only: bool = False
     skipped: list[str] = field(default_factory=list)  # why a language was left out
     problems: list = field(default_factory=list)
@@ -129,6 +131,8 @@ class ReferenceComparison:
     def to_json(self) -> dict:
         return {"reference": self.reference, "reviewed_only": self.reviewed_only, "overall": self.overall.to_json(),
                 "by_origin": {k: v.to_json() for k, v in self.by_origin.items()},
+                "by_family": {k: v.to_json() for k, v in self.by_family.items()},
+                "by_macroarea": {k: v.to_json() for k, v in self.by_macroarea.items()},
                 "by_feature": {k: v.to_json() for k, v in self.by_feature.items()},
                 "by_group": {k: v.to_json() for k, v in self.by_group.items()},
                 "by_language": {k: {"language": self.names.get(k, k), **v.to_json()}
@@ -186,9 +190,14 @@ def compare_with_reference(read: SampleRead, reference: str | Path, *, feature_i
             theirs = str(ref.code) if ref.code not in (None, "") else None
             items.append(Item(s.glottocode, fid, ours, theirs, origin))
             context[(s.glottocode, fid)] = (s, e, ref)
-    parts: dict[str, dict[str, list[Item]]] = {"feature": defaultdict(list), "group": defaultdict(list),
-                                               "language": defaultdict(list), "origin": defaultdict(list)}
+    from core.catalog.genealogy import lineage_of
+
+    parts: dict[str, dict[str, list[Item]]] = {k: defaultdict(list) for k in
+                                               ("feature", "group", "language", "origin", "family", "macroarea")}
     for i in items:
+        lineage = lineage_of(i.glottocode)
+        parts["family"][lineage.family or "(unknown)"].append(i)
+        parts["macroarea"][lineage.macroarea or "(unknown)"].append(i)
         parts["feature"][i.feature_id].append(i)
         parts["group"][group_of(i.feature_id, groups)].append(i)
         parts["language"][i.glottocode].append(i)
@@ -204,6 +213,7 @@ def compare_with_reference(read: SampleRead, reference: str | Path, *, feature_i
         reference=str(reference), overall=slice_of(items, reviewed_only=reviewed_only),
         by_feature=dict(sorted(slices("feature").items(), key=lambda kv: sort_key(kv[0]))),
         by_group=slices("group"), by_language=slices("language"), names=names,
+        by_family=slices("family"), by_macroarea=slices("macroarea"),
         disagreements=_disagreements(items, context, reviewed_only),
         by_origin={k: slice_of(parts["origin"].get(k, [])) for k in (DECIDED, PREDICTIONS)},
         reviewed_only=reviewed_only, skipped=skipped, problems=list(read.problems))

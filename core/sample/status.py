@@ -37,6 +37,9 @@ class LanguageStatus:
     counts: dict[str, int]  # COLUMNS -> count
     last_change: str
     coders: tuple[str, ...] = ()
+    family: str = ""  # from the bundled genealogy table (core.catalog.genealogy)
+    genus: str = ""
+    macroarea: str = ""
 
     def to_json(self) -> dict:
         out = asdict(self)
@@ -54,8 +57,20 @@ class SampleStatus:
     problems: list = field(default_factory=list)  # MemberProblem
     warnings: list[str] = field(default_factory=list)
 
+    def totals_by(self, attribute: str) -> dict[str, dict[str, int]]:
+        """Value counts per family or macroarea (``attribute``): languages, and each status column summed."""
+        out: dict[str, dict[str, int]] = {}
+        for s in self.languages:
+            key = getattr(s, attribute) or "(unknown)"
+            row = out.setdefault(key, {"languages": 0, **dict.fromkeys(COLUMNS, 0)})
+            row["languages"] += 1
+            for c in COLUMNS:
+                row[c] += s.counts[c]
+        return dict(sorted(out.items()))
+
     def to_json(self) -> dict:
         return {"features": len(self.feature_ids), "languages": [s.to_json() for s in self.languages],
+                "by_family": self.totals_by("family"), "by_macroarea": self.totals_by("macroarea"),
                 "problems": [p.to_json() for p in self.problems], "warnings": self.warnings}
 
 
@@ -96,5 +111,9 @@ def language_status(snapshot: Snapshot, feature_ids: list[str]) -> LanguageStatu
     counts = Counter(dict.fromkeys(COLUMNS, 0))
     for fid in dict.fromkeys(feature_ids):
         counts[status_word(by_feature.get(fid))] += 1
+    from core.catalog.genealogy import lineage_of
+
+    lineage = lineage_of(snapshot.glottocode)
     return LanguageStatus(str(snapshot.path), snapshot.label, snapshot.glottocode, snapshot.grammars,
-                          {c: counts[c] for c in COLUMNS}, snapshot.last_change, snapshot.coders)
+                          {c: counts[c] for c in COLUMNS}, snapshot.last_change, snapshot.coders,
+                          lineage.family, lineage.genus, lineage.macroarea)

@@ -1,0 +1,101 @@
+"""Issue 30: the sample in the shapes others load — a long table read back with pandas, a NEXUS matrix parsed back
+with commonnexus, Grambank coding sheets, and CLDF metadata with contributors and a licence, validated by pycldf."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+from pathlib import Path
+
+import pytest
+
+import cli
+from tests.fixtures_sample import code_values
+
+
+def _run(*argv) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = cli.main([str(a) for a in argv])
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def sample(demo_copy) -> Path:
+    """Moloko (ana: GB020 1 pinned on p. 3, GB021 0, GB022 "?", 81A SOV) and Abadi (ben: GB020 0)."""
+    from core import coding
+    from core.models import Language
+    from core.store import open_project
+    from core.store.repository import list_paragraphs, set_language
+
+    one, two = demo_copy("s/moloko.grammarlens"), demo_copy("s/abadi.grammarlens")
+    for path, name, code in ((one, "Moloko", "molo1266"), (two, "Abadi", "abad1241")):
+        with open_project(path, backup=False) as p:
+            set_language(p, Language(name=name, glottocode=code, source="user"))
+    with open_project(one, backup=False) as p:
+        paragraph = next(q for q in list_paragraphs(p) if q.page_label == "3")
+        coding.code(p, "GB020", "1", paragraph_ids=[paragraph.id], reviewer="ana")
+    code_values(one, {"GB021": "0", "GB022": "?", "81A": "SOV"}, "ana")
+    code_values(two, {"GB020": "0"}, "ben")
+    return one.parent
+
+
+def test_the_long_table_loads_with_pandas_with_places_and_families(sample, tmp_path) -> None:
+    import pandas as pd
+
+    from core.catalog.genealogy import lineage_of
+    from core.catalog.languages import place_of
+
+    out = tmp_path / "long.csv"
+    code, _out, err = _run("sample", "export", sample, "--format", "long", "--out", out)
+    assert code == 0, err
+    table = pd.read_csv(out, dtype={"value": str})
+    assert len(table) == 5 and set(table["glottocode"]) == {"molo1266", "abad1241"}
+    moloko = table[(table.glottocode == "molo1266") & (table.feature == "GB020")].iloc[0]
+    assert moloko["value"] == "1" and moloko["status"] == "coded" and moloko["coder"] == "ana"
+    assert moloko["family"] == lineage_of("molo1266").family == "Afro-Asiatic"
+    assert moloko["latitude"] == pytest.approx(place_of("molo1266").latitude)
+    assert moloko["source"].endswith("[3]")
+    assert table[table.feature == "GB022"].iloc[0]["value"] == "?"
+
+
+def test_the_nexus_matrix_parses_back_with_the_binary_features(sample, tmp_path) -> None:
+    from commonnexus import Nexus
+
+    out = tmp_path / "sample.nex"
+    assert _run("sample", "export", sample, "--format", "nexus", "--out", out)[0] == 0
+    nexus = Nexus.from_file(out)
+    matrix = nexus.characters.get_matrix()
+    assert set(matrix) == {"molo1266", "abad1241"}
+    assert list(matrix["molo1266"]) == ["GB020", "GB021", "GB022"]  # 81A is not binary: left out
+    assert [matrix["molo1266"][f] for f in ("GB020", "GB021")] == ["1", "0"]
+    assert matrix["molo1266"]["GB022"] is None and matrix["abad1241"]["GB021"] is None  # "?": missing
+    assert matrix["abad1241"]["GB020"] == "0"
+
+
+def test_grambank_sheets_have_grambanks_columns_and_every_feature(sample, tmp_path) -> None:
+    from core.catalog import load_catalog
+
+    out = tmp_path / "sheets"
+    assert _run("sample", "export", sample, "--format", "grambank", "--out", out)[0] == 0
+    with open(out / "molo1266.tsv", newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh, delimiter="\t"))
+    assert list(rows[0]) == ["Feature_ID", "Value", "Source", "Contributor", "Comment"]
+    grambank = [f.id for f in load_catalog().by_dataset("Grambank") if not f.multi_label]
+    assert [r["Feature_ID"] for r in rows] == grambank
+    by_id = {r["Feature_ID"]: r for r in rows}
+    assert (by_id["GB020"]["Value"], by_id["GB020"]["Contributor"]) == ("1", "ana")
+    assert by_id["GB022"]["Value"] == "?" and by_id["GB107"]["Value"] == ""
+
+
+def test_cldf_metadata_names_the_coders_and_the_licence_chosen(sample, tmp_path) -> None:
+    import pycldf
+
+    out = tmp_path / "cldf"
+    code, _out, err = _run("sample", "export", sample, "--out", out, "--licence", "CC-BY-SA-4.0")
+    assert code == 0, err
+    ds = pycldf.Dataset.from_metadata(out / "StructureDataset-metadata.json")
+    ds.validate()
+    assert ds.properties["dc:contributor"] == ["ana", "ben"]
+    assert ds.properties["dc:license"] == "https://creativecommons.org/licenses/by-sa/4.0/"
