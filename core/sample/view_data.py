@@ -19,7 +19,7 @@ HAND, ACCEPTED, PREDICTED, UNKNOWN = "hand", "accepted", "predicted", "unknown"
 MARKS = (HAND, ACCEPTED, PREDICTED, UNKNOWN)
 _MARK_OF_STATUS = {"coded": HAND, "overridden": HAND, "accepted": ACCEPTED, "predicted": PREDICTED,
                    "unknown": UNKNOWN, "not enough information": UNKNOWN}
-SORT_KEYS = ("name", "macroarea", "coverage")
+SORT_KEYS = ("name", "macroarea", "coverage", "family")
 NO_GROUP = "(no group)"
 
 
@@ -38,6 +38,8 @@ class SampleLanguage:
     macroarea: str = ""
     latitude: float | None = None
     longitude: float | None = None
+    family: str = ""  # core.catalog.genealogy: the top-level family ("(isolate)" for an isolate)
+    genus: str = ""
 
     @property
     def key(self) -> str:
@@ -94,12 +96,15 @@ class SampleView:
         return marked / len(self.feature_ids)
 
     def sorted_languages(self, by: str = "name") -> list[SampleLanguage]:
-        """Languages by name, by macroarea (then name), or by coverage (most coded first, then name)."""
+        """Languages by name, by macroarea (then name), by coverage (most coded first, then name), or by family
+        (then genus, then name)."""
         if by not in SORT_KEYS:
             raise ValueError(f"sort by one of {SORT_KEYS}, not {by!r}")
         name = lambda lang: (lang.name.casefold(), lang.key)  # noqa: E731
         if by == "macroarea":
             return sorted(self.languages, key=lambda lang: (lang.macroarea or "~", *name(lang)))
+        if by == "family":
+            return sorted(self.languages, key=lambda lang: (lang.family or "~", lang.genus, *name(lang)))
         if by == "coverage":
             return sorted(self.languages, key=lambda lang: (-self.coverage(lang), *name(lang)))
         return sorted(self.languages, key=name)
@@ -192,10 +197,13 @@ def build_view(snapshots, *, references: dict[tuple[str, str], tuple[str, str]] 
     languages: list[SampleLanguage] = []
     cells: dict[tuple[str, str], SampleCell] = {}
     used: set[str] = set()
+    from core.catalog.genealogy import lineage_of
+
     for s in snapshots:
-        place = place_of(s.glottocode)
+        place, lineage = place_of(s.glottocode), lineage_of(s.glottocode)
         language = SampleLanguage(s.path, s.label, s.glottocode or "", place.macroarea if place else "",
-                                  place.latitude if place else None, place.longitude if place else None)
+                                  place.latitude if place else None, place.longitude if place else None,
+                                  lineage.family, lineage.genus)
         languages.append(language)
         for e in s.entries:
             mark = mark_of(e.status)

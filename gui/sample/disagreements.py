@@ -9,7 +9,9 @@ pins as the same paragraphs of A's copy of the book).  "Take A's", "Take B's" or
 with a note stores a resolution through :func:`core.sample.resolution.resolve_disagreement`, in a
 worker with its own connection to A (one ``BEGIN IMMEDIATE`` transaction; B is never written); the
 resolved feature leaves the queue and its history (who said what) shows below.  Failures go to
-the window's error dialog.
+the window's error dialog.  The header names each side's coders as their decisions store them
+(never the login name of the person looking), and the summary gives the blind and the current
+kappa.  When another project opens in the main window the queue closes (its side A is gone).
 """
 
 from __future__ import annotations
@@ -138,8 +140,9 @@ class DisagreementQueue(QWidget):
     def set_comparison(self, comparison: CoderComparison) -> None:
         self.comparison = comparison
         self.pending = list(comparison.disagreements)
-        self.title_a.setText(f"<b>A: {html.escape(comparison.a.coder or comparison.a.path.name)}</b>")
-        self.title_b.setText(f"<b>B: {html.escape(comparison.b.coder or comparison.b.path.name)}</b>")
+        for title, side, letter in ((self.title_a, comparison.a, "A"), (self.title_b, comparison.b, "B")):
+            coders = ", ".join(side.coders) or "unnamed coder"  # as stored in the side's decisions
+            title.setText(f"<b>{letter}: {html.escape(coders)}</b> <small>({html.escape(side.path.name)})</small>")
         self._fill()
         self.compared.emit()
 
@@ -147,9 +150,10 @@ class DisagreementQueue(QWidget):
         c = self.comparison
         agreed = sum(1 for f in c.features if f.verdict == "agree") if c else 0
         kappa = c.overall.shown() if c else "n/a"
+        blind = (c.blind or c.overall).shown() if c else "n/a"
         warnings = f" {' '.join(c.warnings)}" if c and c.warnings else ""
         self.summary.setText(f"{c.a.path.name} (A) vs {c.b.path.name} (B): {agreed} agree, {len(self.pending)} to "
-                             f"resolve; kappa {kappa}.{warnings}" if c else "")
+                             f"resolve; blind kappa {blind}, current kappa {kappa}.{warnings}" if c else "")
         self.list.blockSignals(True)
         self.list.clear()
         for d in self.pending:
@@ -285,6 +289,17 @@ def open_disagreement_queue(window, b_path: str | Path | None = None) -> Disagre
     window.features.evidenceChanged.connect(evidence_in)
     dock.destroyed.connect(lambda *_: _disconnect(window.features.evidenceChanged, evidence_in))
     queue.resolved.connect(lambda fid, _decision: window.select_feature(fid))  # the coding panel shows the new value
+
+    def project_changed(path: str) -> None:  # A is no longer the open project: the queue would resolve into it
+        if Path(path).resolve() != Path(a_path).resolve():
+            window.statusBar().showMessage(f"The two-coder queue of {Path(a_path).name} was closed: "
+                                           f"{Path(path).name} is open now.", 10000)
+            if getattr(window, "disagreement_queue", None) is queue:
+                window.disagreement_queue = None
+            dock.close()
+
+    window.projectOpened.connect(project_changed)
+    dock.destroyed.connect(lambda *_: _disconnect(window.projectOpened, project_changed))
     window.disagreement_queue = queue
     dock.show()
     queue.compare(a_path, b_path)
@@ -292,5 +307,8 @@ def open_disagreement_queue(window, b_path: str | Path | None = None) -> Disagre
 
 
 def _disconnect(signal, slot) -> None:
-    with contextlib.suppress(RuntimeError, TypeError):  # already gone with the window
+    import warnings
+
+    with contextlib.suppress(RuntimeError, TypeError), warnings.catch_warnings():  # already gone with the window
+        warnings.simplefilter("ignore", RuntimeWarning)  # PySide warns instead of raising for a gone connection
         signal.disconnect(slot)

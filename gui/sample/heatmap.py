@@ -6,10 +6,15 @@ How a cell reads (the legend under the grid says the same):
 - **accepted** (the model's value, confirmed): filled, with a small dot in the middle;
 - **predicted** only (the model's value, not reviewed): hatched in the value's colour, outlined;
 - **unknown** ("?"): grey with a "?";
-- **uncoded**: empty;
+- **uncoded**: a pale grey square without a border (a coded 0, white, always has a dark border, and
+  its digit once cells are large enough to hold one);
 - the reference (Grambank/WALS) holds **another value**: a red corner, top right.
 
-Rows sort by language name, macroarea or coverage; columns filter by feature group.  Hovering a
+Under the status legend (drawn in a colour the grid itself uses) a **key of the value colours**
+says what each colour means: Grambank's 0/1/2/3, and each WALS feature's values in WALS's colours.
+Cells fit the window when the sample is shown (:meth:`HeatmapWidget.fit_to`, 14 to 36 pixels) and
+zoom with Ctrl+wheel.  Rows sort by language name, macroarea, coverage or family; columns filter by
+feature group.  Hovering a
 cell says language, feature, value, status and coder; clicking it emits :attr:`cellActivated`
 with (project path, feature id), which the main window opens.  Drawing is
 :meth:`HeatmapWidget.paint_figure`, shared with the PNG/SVG export (see :mod:`gui.sample.figures`).
@@ -25,7 +30,12 @@ from core.sample.view_data import ACCEPTED, HAND, PREDICTED, UNKNOWN, SampleLang
 from gui.sample.figures import paint_on_widget
 from gui.sample.palette import BORDER_COLOUR, DISAGREE_COLOUR, UNKNOWN_COLOUR, ValuePalette, text_colour_on
 
-CELL = 14  # pixels a cell, gap included
+CELL = 14  # pixels a cell, gap included, at the smallest
+MAX_CELL = 36
+DIGITS_FROM = 18  # cells at least this big show their code
+KEY_ROW = 16
+MAX_KEY_FEATURES = 8  # WALS features listed in the value key (the rest: "and N more")
+UNCODED_FILL = "#eeeeee"
 GAP = 1
 MARGIN = 8
 HEADER = 64  # room for the rotated feature ids
@@ -56,6 +66,7 @@ class HeatmapWidget(QWidget):
         self._font = QFont(self.font())
         self._font.setPointSizeF(max(7.0, self._font.pointSizeF() * 0.85))
         self._name_width = 60
+        self.cell = CELL
 
     # ------------------------------------------------------------------ data
     def set_view(self, view: SampleView, palette: ValuePalette | None = None) -> None:
@@ -73,6 +84,25 @@ class HeatmapWidget(QWidget):
         self.group = group
         self._relayout()
 
+    def set_cell(self, pixels: int) -> None:
+        """Cells of ``pixels`` (gap included), within 14..36."""
+        self.cell = max(CELL, min(MAX_CELL, int(pixels)))
+        self._relayout()
+
+    def fit_to(self, available: QSize) -> None:
+        """The largest cells (14..36 px) with which the grid fits ``available`` (the scroll area's viewport)."""
+        rows, columns = max(len(self.languages), 1), max(len(self.features), 1)
+        free_w = available.width() - MARGIN * 2 - self._name_width - AREA_LABEL
+        free_h = available.height() - MARGIN * 2 - HEADER - LEGEND - self._key_height()
+        self.set_cell(min(free_w // columns, free_h // rows))
+
+    def wheelEvent(self, event) -> None:
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            self.set_cell(self.cell + (2 if event.angleDelta().y() > 0 else -2))
+            event.accept()
+            return
+        super().wheelEvent(event)
+
     def _relayout(self) -> None:
         view = self.view
         self.languages = view.sorted_languages(self.sort_by) if view else []
@@ -85,8 +115,8 @@ class HeatmapWidget(QWidget):
 
     # ------------------------------------------------------------------ geometry
     def figure_size(self) -> QSize:
-        width = MARGIN * 2 + self._name_width + max(len(self.features), 1) * CELL + AREA_LABEL
-        height = MARGIN * 2 + HEADER + max(len(self.languages), 1) * CELL + LEGEND
+        width = MARGIN * 2 + self._name_width + max(len(self.features), 1) * self.cell + AREA_LABEL
+        height = MARGIN * 2 + HEADER + max(len(self.languages), 1) * self.cell + LEGEND + self._key_height()
         return QSize(max(width, 640), height)
 
     def figure_title(self) -> str:
@@ -94,13 +124,13 @@ class HeatmapWidget(QWidget):
 
     def cell_rect(self, row: int, column: int) -> QRect:
         """Where cell (row, column) of the current order lies, in widget pixels (its filled part)."""
-        x = MARGIN + self._name_width + column * CELL
-        y = MARGIN + HEADER + row * CELL
-        return QRect(x, y, CELL - GAP, CELL - GAP)
+        x = MARGIN + self._name_width + column * self.cell
+        y = MARGIN + HEADER + row * self.cell
+        return QRect(x, y, self.cell - GAP, self.cell - GAP)
 
     def cell_at(self, pos: QPoint) -> tuple[SampleLanguage, str] | None:
-        column = (pos.x() - MARGIN - self._name_width) // CELL
-        row = (pos.y() - MARGIN - HEADER) // CELL
+        column = (pos.x() - MARGIN - self._name_width) // self.cell
+        row = (pos.y() - MARGIN - HEADER) // self.cell
         if pos.x() < MARGIN + self._name_width or pos.y() < MARGIN + HEADER:
             return None
         if 0 <= row < len(self.languages) and 0 <= column < len(self.features):
@@ -133,38 +163,102 @@ class HeatmapWidget(QWidget):
                 previous_area = language.macroarea
                 if row:  # a line between macroareas, their name at the row's end
                     painter.setPen(QPen(QColor("#404040"), 1))
-                    painter.drawLine(MARGIN, rect.top() - 1, rect.left() + len(self.features) * CELL, rect.top() - 1)
+                    painter.drawLine(MARGIN, rect.top() - 1, rect.left() + len(self.features) * self.cell,
+                                     rect.top() - 1)
                 painter.setPen(QColor("#404040"))
-                painter.drawText(rect.left() + len(self.features) * CELL + 4, rect.top() + CELL - 4,
+                painter.drawText(rect.left() + len(self.features) * self.cell + 4, rect.top() + self.cell - 4,
                                  language.macroarea or "no macroarea")
             name = metrics.elidedText(language.name, Qt.TextElideMode.ElideRight, self._name_width - 6)
             painter.setPen(QColor("#000000"))
-            painter.drawText(QRect(MARGIN, rect.top(), self._name_width - 6, CELL - GAP),
+            painter.drawText(QRect(MARGIN, rect.top(), self._name_width - 6, self.cell - GAP),
                              Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, name)
             for column, fid in enumerate(self.features):
                 self._paint_cell(painter, self.cell_rect(row, column), language, fid)
-        self._paint_legend(painter, MARGIN + HEADER + len(self.languages) * CELL + 10)
+        top = MARGIN + HEADER + len(self.languages) * self.cell + 10
+        self._paint_legend(painter, top)
+        self._paint_key(painter, top + LEGEND)
 
     def _paint_cell(self, painter: QPainter, rect: QRect, language: SampleLanguage, fid: str) -> None:
         cell = self.view.cell(language, fid) if self.view else None
         mark = cell.mark if cell else None
         if cell is None or mark is None:
-            painter.setPen(QPen(QColor("#e4e4e4"), 1))
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawRect(rect.adjusted(0, 0, -1, -1))  # the grid, faint: a gap in coverage still reads
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(UNCODED_FILL))  # pale, no border: nothing here (a coded 0 has a dark border)
+            painter.drawRect(rect)
             return
-        paint_mark(painter, rect, mark, self.palette_.colour(fid, cell.code, self._codes.get(fid)), cell.disagrees)
+        colour = self.palette_.colour(fid, cell.code, self._codes.get(fid))
+        paint_mark(painter, rect, mark, colour, cell.disagrees)
+        if rect.width() >= DIGITS_FROM - GAP and mark != UNKNOWN and cell.code:
+            painter.setPen(text_colour_on(colour) if mark != PREDICTED else QColor("#202020"))
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, cell.code[:2])
+
+    def sample_colour(self) -> QColor:
+        """A colour the grid itself uses, for the status legend's swatches (Grambank's red "1" when shown)."""
+        for fid in self.features:
+            codes = self._codes.get(fid) or []
+            for code in codes:
+                colour = self.palette_.colour(fid, code, codes)
+                if colour.lightnessF() < 0.9:
+                    return colour
+        return QColor("#ff0000")
+
+    def key_rows(self) -> list[tuple[str, list[tuple[QColor, str]]]]:
+        """The value key: (title, [(colour, text)]) per line — Grambank's codes, then each WALS feature's values."""
+        view = self.view
+        if view is None:
+            return []
+        rows: list[tuple[str, list[tuple[QColor, str]]]] = []
+        grambank = [f for f in self.features if f.startswith("GB")]
+        if grambank:
+            seen = sorted({c.code for (_k, f), c in view.cells.items() if f in grambank and c.mark and c.mark != UNKNOWN
+                           and c.code})
+            binary = all(view.value_labels.get(f, {}).get("1") in (None, "present") for f in grambank)
+            words = {"0": "absent", "1": "present"} if binary else {}
+            rows.append(("Grambank", [(self.palette_.colour(grambank[0], code, []), f"{code} {words.get(code, '')}")
+                                      for code in seen or ["0", "1"]]))
+        wals = [f for f in self.features if not f.startswith("GB")]
+        for fid in wals[:MAX_KEY_FEATURES]:
+            codes = self._codes.get(fid) or []
+            rows.append((fid, [(self.palette_.colour(fid, c, codes), f"{c} {view.value_label(fid, c)}")
+                               for c in codes]))
+        if len(wals) > MAX_KEY_FEATURES:
+            rows.append((f"and {len(wals) - MAX_KEY_FEATURES} more WALS features", []))
+        rows.append(("", [(QColor(UNKNOWN_COLOUR), "? unknown"), (QColor(UNCODED_FILL), "uncoded")]))
+        return rows
+
+    def _key_height(self) -> int:
+        return 6 + KEY_ROW * (len(self.key_rows()) + 1) if self.view is not None else 0
+
+    def _paint_key(self, painter: QPainter, top: int) -> None:
+        metrics = QFontMetrics(self._font)
+        painter.setPen(QColor("#000000"))
+        painter.drawText(MARGIN, top + KEY_ROW - 4, "Value colours:")
+        for i, (title, entries) in enumerate(self.key_rows()):
+            y = top + KEY_ROW * (i + 1)
+            x = MARGIN + 8
+            if title:
+                painter.setPen(QColor("#000000"))
+                painter.drawText(x, y + KEY_ROW - 4, title)
+                x += max(80, metrics.horizontalAdvance(title) + 10)
+            for colour, text in entries:
+                swatch = QRect(x, y + 2, KEY_ROW - 4, KEY_ROW - 4)
+                painter.setPen(QPen(QColor(BORDER_COLOUR), 1) if text != "uncoded" else Qt.PenStyle.NoPen)
+                painter.setBrush(colour)
+                painter.drawRect(swatch.adjusted(0, 0, -1, -1))
+                painter.setPen(QColor("#000000"))
+                painter.drawText(x + KEY_ROW, y + KEY_ROW - 4, text.strip())
+                x += KEY_ROW + metrics.horizontalAdvance(text.strip()) + 14
 
     def _paint_legend(self, painter: QPainter, top: int) -> None:
         x = MARGIN
-        sample = QColor("#0000dd")
+        sample = self.sample_colour()  # the legend in a colour of the grid
         for mark, text in ((HAND, "coded by hand"), (ACCEPTED, "accepted"), (PREDICTED, "predicted only"),
                            (UNKNOWN, "unknown (?)"), (None, "uncoded"), ("disagree", "reference disagrees")):
             rect = QRect(x, top, CELL - GAP, CELL - GAP)
             if mark is None:
-                painter.setPen(QPen(QColor("#c8c8c8"), 1))
-                painter.setBrush(Qt.BrushStyle.NoBrush)
-                painter.drawRect(rect.adjusted(0, 0, -1, -1))
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(QColor(UNCODED_FILL))
+                painter.drawRect(rect)
             elif mark == "disagree":
                 paint_mark(painter, rect, HAND, QColor("#ffffff"), True)
             else:

@@ -28,6 +28,7 @@ from gui.common.task_bar import TaskBar
 from gui.sample.agreement_plot import AgreementPlot
 from gui.sample.figures import export_figure
 from gui.sample.heatmap import HeatmapWidget
+from gui.sample.map_legend import COLOUR_MODES
 from gui.sample.map_view import MapWidget
 from gui.sample.palette import ValuePalette
 
@@ -108,7 +109,7 @@ class SampleWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
         bar = QToolBar("Sample", objectName="sampleToolbar", movable=False)
         self.sort_box = QComboBox(accessibleName="Sort languages by")
-        self.sort_box.addItems(["Sort by name", "Sort by macroarea", "Sort by coverage"])
+        self.sort_box.addItems(["Sort by name", "Sort by macroarea", "Sort by coverage", "Sort by family"])
         self.sort_box.currentIndexChanged.connect(lambda i: self.heatmap.set_sort(view_data.SORT_KEYS[i]))
         self.group_box = QComboBox(accessibleName="Feature group")
         self.group_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
@@ -117,9 +118,18 @@ class SampleWindow(QMainWindow):
         self.feature_box = QComboBox(accessibleName="Feature on the map")
         self.feature_box.setMinimumContentsLength(24)
         self.feature_box.currentIndexChanged.connect(lambda _i: self.map.set_feature(self.feature_box.currentData()))
-        self.pacific = QCheckBox("Pacific-centred", checked=True)
-        self.pacific.toggled.connect(self.map.set_pacific_centred)
-        for widget in (self.sort_box, self.group_box, QLabel(" Map: "), self.feature_box, self.pacific):
+        self.colour_box = QComboBox(accessibleName="Colour the map by")
+        self.colour_box.addItems(["by value", "by family", "by macroarea"])
+        self.colour_box.currentIndexChanged.connect(lambda i: self.map.set_colour_by(COLOUR_MODES[i]))
+        self.pacific = QCheckBox("Whole world, Pacific-centred", checked=False)
+        self.pacific.setToolTip("Off: the sample's own extent (double-click the map to come back to it)")
+        self.pacific.toggled.connect(lambda on: self.map.set_pacific_centred(True) if on else self.map.fit_sample())
+        self.reviewed_only = QCheckBox("Coders' decisions only", checked=False)
+        self.reviewed_only.setToolTip("Score against the reference only the values a coder decided (the model's "
+                                      "unreviewed predictions left out and counted)")
+        self.reviewed_only.toggled.connect(lambda _on: self._rescore())
+        for widget in (self.sort_box, self.group_box, QLabel(" Map: "), self.feature_box, self.colour_box,
+                       self.pacific, self.reviewed_only):
             bar.addWidget(widget)
         bar.addSeparator()
         self.act_reference = bar.addAction("Reference folder…", self.choose_reference)
@@ -157,6 +167,7 @@ class SampleWindow(QMainWindow):
         self.reference_series = []
         self.heatmap.set_view(load.view, self.palette_)
         self._fill_boxes(load.view)
+        self.fit_heatmap()
         self.map.set_view(load.view, self.palette_)
         self.feature_box.setCurrentIndex(max(0, self.feature_box.findData(self.map.feature_id)))
         self._show_plot()
@@ -169,18 +180,25 @@ class SampleWindow(QMainWindow):
         if load.problems:
             self.heatmap.setToolTip("\n".join(f"{p.path.name}: {p.message}" for p in load.problems[:20]))
         self.loaded.emit()
+        self._load = load
         if self.reference is not None and not load.reference_problem:
+            self._compare_with_reference(load)
+
+    def _rescore(self) -> None:
+        load = getattr(self, "_load", None)
+        if load is not None and self.reference is not None and not load.reference_problem:
             self._compare_with_reference(load)
 
     def _compare_with_reference(self, load: SampleLoad) -> Operation:
         """The agreement plot against the reference, by core's scorer (after the heatmap: it reads more)."""
         from core.sample.reference import compare_with_reference
 
-        reference, name = self.reference, load.view.reference_name
+        reference, name, reviewed = self.reference, load.view.reference_name, self.reviewed_only.isChecked()
 
         def job(progress: Progress) -> list:
             progress.step(0, 1, "scoring")
-            return view_data.reference_series(compare_with_reference(load.read, reference, groups=load.groups), name)
+            result = compare_with_reference(load.read, reference, groups=load.groups, reviewed_only=reviewed)
+            return view_data.reference_series(result, name + (" (coders' decisions only)" if reviewed else ""))
 
         def done(series: list) -> None:
             self.reference_series = series
@@ -190,6 +208,16 @@ class SampleWindow(QMainWindow):
         return (Operation(self.runner, job).success(done)
                 .failure(lambda exc: self.errors.report("Cannot compare the sample with the reference", exc))
                 .with_progress(f"Scoring the sample against {name or 'the reference'}").run_in_background())
+
+    def fit_heatmap(self) -> None:
+        """Cells as large as the heatmap's tab allows (14..36 px); Ctrl+wheel zooms from there."""
+        scroll = self.tabs.widget(0)
+        if isinstance(scroll, QScrollArea) and self.view is not None:
+            self.heatmap.fit_to(scroll.viewport().size())
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.fit_heatmap()
 
     def _fill_boxes(self, view: view_data.SampleView) -> None:
         self.group_box.blockSignals(True)
@@ -233,7 +261,7 @@ class SampleWindow(QMainWindow):
         def job(progress: Progress):
             progress.step(0, 1, "comparing")
             result = compare_folders(first, other, groups=load_groups(find_grouping(reference)) if reference else None)
-            return view_data.coder_agreement(result.by_feature, f"{first.name} vs {other.name} (two coders)")
+            return view_data.coder_agreement(result.by_feature, f"{first.name} vs {other.name} (two coders, blind)")
 
         def done(series: view_data.AgreementSeries) -> None:
             self.coder_series = series

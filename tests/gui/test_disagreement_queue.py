@@ -85,3 +85,26 @@ def test_a_failed_resolution_goes_to_the_error_dialog(qtbot, main_window, demo_p
     with qtbot.waitSignal(main_window.errorShown, timeout=SLOW_MS) as shown:
         queue.take_a.click()
     assert "changed" in shown.args[0] and queue.list.count() == 1 and queue.take_a.isEnabled()
+
+
+def test_the_queue_names_each_sides_coders_and_closes_when_another_project_opens(qtbot, main_window, demo_project,
+                                                                               tmp_path) -> None:
+    from gui.sample.disagreements import open_disagreement_queue
+
+    a, b, _ids = two_coders(demo_project, tmp_path)
+    other = tmp_path / "other.grammarlens"
+    shutil.copy(demo_project, other)
+    window = main_window
+    assert window.open_project(a)
+    queue = open_disagreement_queue(window, b)
+    with qtbot.waitSignal(queue.compared, timeout=SLOW_MS):
+        pass
+    assert "A: ana" in queue.title_a.text() and "B: ben" in queue.title_b.text()  # as stored, not the login name
+    assert "blind kappa" in queue.summary.text()
+    from PySide6.QtWidgets import QDockWidget
+
+    assert window.findChild(QDockWidget, "disagreementDock").isVisible()
+    assert window.open_project(other)  # A is no longer open: the queue must not resolve into the new project
+    qtbot.waitUntil(lambda: getattr(window, "disagreement_queue", None) is None
+                    and window.findChild(QDockWidget, "disagreementDock") is None, timeout=SLOW_MS)
+    assert "was closed" in window.statusBar().currentMessage()

@@ -64,7 +64,9 @@ def test_heatmap_marks_each_status_and_the_reference_disagreement(heatmap) -> No
     predicted = cell(0, "GB020")
     hatch = {at(predicted, dx, dy) for dx in range(3, 10) for dy in range(3, 10)}
     assert "#ffffff" in hatch and any(c != "#ffffff" for c in hatch)  # hatched, not filled
-    assert at(cell(0, "49A"), 6, 6) == "#ffffff"  # uncoded: empty
+    assert at(cell(0, "49A"), 6, 6) == "#eeeeee"  # uncoded: a pale square ...
+    assert at(cell(0, "49A"), 0, 0) == "#eeeeee"  # ... without a border
+    assert at(cell(1, "GB107"), 0, 0) == "#707070"  # a coded "absent" (white) always has its dark border
     assert at(cell(1, "81A"), 6, 6) == "#0000dd"  # WALS's SOV blue (the fallback sequence without a WALS folder)
 
 
@@ -130,9 +132,13 @@ def test_map_draws_languages_at_their_coordinates(qtbot, view) -> None:
     widget.resize(960, 600)
     widget.show()
     rect = widget.map_rect(widget.size())
+    for lon, lat in ((147.0, -6.0), (0.0, 10.0)):  # it opens on the sample's own extent: both inside
+        assert rect.contains(widget.project(lon, lat, rect))
+    widget.set_pacific_centred(True)  # the whole world, 150°E in the middle
     ana = widget.project(147.0, -6.0, rect)
     assert ana.x() == pytest.approx(rect.left() + (147 - 150 + 180) / 360 * rect.width())  # Pacific-centred
-    assert ana.y() == pytest.approx(rect.top() + 96 / 180 * rect.height())
+    frame = widget.shown_frame(rect)
+    assert ana.y() == pytest.approx(rect.top() + (frame.y1 + 6) / (frame.y1 - frame.y0) * rect.height())
     image = widget.grab().toImage()
     assert image.pixelColor(ana.toPoint()).name() == "#ff0000"  # Ana's GB107 "present"
     assert widget.language_at(QPointF(ana)) == ANA
