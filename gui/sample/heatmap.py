@@ -187,20 +187,25 @@ class HeatmapWidget(QWidget):
             painter.drawRect(rect)
             return
         colour = self.palette_.colour(fid, cell.code, self._codes.get(fid))
-        paint_mark(painter, rect, mark, colour, cell.disagrees)
-        if rect.width() >= DIGITS_FROM - GAP and mark != UNKNOWN and cell.code:
+        digits = rect.width() >= DIGITS_FROM - GAP
+        paint_mark(painter, rect, mark, colour, cell.disagrees, dot_in_corner=digits)
+        if digits and mark != UNKNOWN and cell.code:
             painter.setPen(text_colour_on(colour) if mark != PREDICTED else QColor("#202020"))
             painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, cell.code[:2])
 
     def sample_colour(self) -> QColor:
-        """A colour the grid itself uses, for the status legend's swatches (Grambank's red "1" when shown)."""
+        """The colour the grid uses most (white and grey aside), for the status legend's swatches."""
+        counts: dict[str, int] = {}
+        view = self.view
         for fid in self.features:
             codes = self._codes.get(fid) or []
-            for code in codes:
-                colour = self.palette_.colour(fid, code, codes)
-                if colour.lightnessF() < 0.9:
-                    return colour
-        return QColor("#ff0000")
+            for language in self.languages:
+                cell = view.cell(language, fid) if view else None
+                if cell is not None and cell.mark not in (None, UNKNOWN):
+                    colour = self.palette_.colour(fid, cell.code, codes)
+                    if colour.lightnessF() < 0.9:
+                        counts[colour.name()] = counts.get(colour.name(), 0) + 1
+        return QColor(max(counts, key=lambda c: (counts[c], c)) if counts else "#ff0000")
 
     def key_rows(self) -> list[tuple[str, list[tuple[QColor, str]]]]:
         """The value key: (title, [(colour, text)]) per line — Grambank's codes, then each WALS feature's values."""
@@ -310,8 +315,12 @@ class HeatmapWidget(QWidget):
         super().mouseReleaseEvent(event)
 
 
-def paint_mark(painter: QPainter, rect: QRect, mark: str, colour: QColor, disagrees: bool) -> None:
-    """One cell (or legend swatch): the value's colour drawn as its mark says (see the module docstring)."""
+def paint_mark(painter: QPainter, rect: QRect, mark: str, colour: QColor, disagrees: bool, *,
+               dot_in_corner: bool = False) -> None:
+    """One cell (or legend swatch): the value's colour drawn as its mark says (see the module docstring).
+
+    ``dot_in_corner``: the accepted mark's dot goes to the bottom-left corner (the cell shows its code in the middle).
+    """
     border = QPen(QColor(BORDER_COLOUR), 1)
     if mark == UNKNOWN:
         painter.setPen(border)
@@ -336,7 +345,9 @@ def paint_mark(painter: QPainter, rect: QRect, mark: str, colour: QColor, disagr
         if mark == ACCEPTED:
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(text_colour_on(colour))
-            painter.drawEllipse(QPointF(rect.center()) + QPointF(0.5, 0.5), 1.8, 1.8)
+            centre = QPointF(rect.left() + 4.5, rect.bottom() - 3.5) if dot_in_corner else \
+                QPointF(rect.center()) + QPointF(0.5, 0.5)
+            painter.drawEllipse(centre, 2.2 if dot_in_corner else 1.8, 2.2 if dot_in_corner else 1.8)
     if disagrees:
         corner = QPolygonF([QPointF(rect.right() - 6, rect.top()), QPointF(rect.right() + 1, rect.top()),
                             QPointF(rect.right() + 1, rect.top() + 7)])

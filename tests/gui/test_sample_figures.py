@@ -192,3 +192,52 @@ def test_every_figure_exports_png_and_svg(qtbot, view, heatmap, tmp_path) -> Non
         assert any(e.tag.endswith(("path", "rect", "polygon", "polyline")) for e in root.iter())
     assert len(ET.parse(tmp_path / "map.svg").getroot().findall(".//{http://www.w3.org/2000/svg}path")) > 0
     assert export_figure(heatmap, tmp_path / "no_suffix").name == "no_suffix.png"
+
+
+def test_heatmap_cells_fit_the_window_zoom_and_carry_a_key_of_the_value_colours(qtbot, heatmap) -> None:
+    from PySide6.QtCore import QSize
+    from PySide6.QtGui import QColor
+
+    assert heatmap.cell == 14
+    heatmap.fit_to(QSize(1200, 700))
+    assert heatmap.cell == 36  # two languages, four features: as large as cells get
+    assert heatmap.cell_rect(0, 0).width() == 35
+    heatmap.fit_to(QSize(300, 220))
+    assert 14 <= heatmap.cell < 36  # smaller window, smaller cells, never below 14
+    heatmap.set_cell(30)
+    image = heatmap.grab().toImage()
+    rect = heatmap.cell_rect(1, FEATURES.index("GB107"))  # Bob's accepted "absent": white, its digit in black
+    inside = {image.pixelColor(x, y).name() for x in range(rect.left() + 8, rect.right() - 8)
+              for y in range(rect.top() + 8, rect.bottom() - 8)}
+    assert "#ffffff" in inside and any(QColor(c).lightnessF() < 0.3 for c in inside)  # white, a dark "0" on it
+    rows = {title: [text for _c, text in entries] for title, entries in heatmap.key_rows()}
+    assert rows["Grambank"] == ["0 absent", "1 present"] and rows["81A"] == ["1 SOV", "2 SVO"]
+    assert heatmap.sample_colour().name() == "#ff0000"  # the legend is drawn in the grid's red "present"
+
+
+def test_map_zooms_at_the_mouse_and_pans_by_dragging(qtbot, view) -> None:
+    from PySide6.QtCore import QPoint, QPointF, Qt
+
+    from gui.sample.map_view import MapWidget
+
+    widget = MapWidget()
+    qtbot.addWidget(widget)
+    widget.resize(960, 600)
+    widget.set_view(view)
+    widget.show()
+    rect = widget.map_rect(widget.size())
+    ana = widget.project(147.0, -6.0, rect)
+    before = widget.shown_frame(rect)
+    widget.zoom(2.0, ana.x() - rect.left(), ana.y() - rect.top())
+    after = widget.shown_frame(rect)
+    assert after.y1 - after.y0 == pytest.approx((before.y1 - before.y0) / 2)
+    moved = widget.project(147.0, -6.0, rect)
+    assert (moved.x(), moved.y()) == pytest.approx((ana.x(), ana.y()))  # the point under the mouse stays
+    start = QPoint(int(rect.center().x()), int(rect.center().y()))
+    qtbot.mousePress(widget, Qt.MouseButton.LeftButton, pos=start)
+    qtbot.mouseMove(widget, start + QPoint(60, 0))
+    qtbot.mouseRelease(widget, Qt.MouseButton.LeftButton, pos=start + QPoint(60, 0))
+    dragged = widget.project(147.0, -6.0, rect)
+    assert dragged.x() == pytest.approx(moved.x() + 60, abs=2)  # the map followed the drag
+    widget.mouseDoubleClickEvent(None)
+    assert widget.project(147.0, -6.0, rect) == QPointF(ana)  # double-click: back to the sample's extent
