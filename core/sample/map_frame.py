@@ -86,9 +86,7 @@ class MapFrame:
             dy = 90.0 - self.y1
         dx = 0.0
         low, high = self.center_lon - 180.0, self.center_lon + 180.0
-        if self.x1 - self.x0 >= 360.0:
-            dx = low - self.x0
-        elif self.x0 < low:
+        if self.x1 - self.x0 >= 360.0 or self.x0 < low:
             dx = low - self.x0
         elif self.x1 > high:
             dx = high - self.x1

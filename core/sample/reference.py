@@ -147,7 +147,7 @@ def slice_of(items: list[Item], *, reviewed_only: bool = False) -> Slice:
 
     reference_unknown = sum(1 for i in items if i.theirs in (None, "", "?"))
     unreviewed = sum(1 for i in items if reviewed_only and i.origin == PREDICTIONS and i.theirs not in (None, "", "?"))
-    pairs = []
+    pairs: list[tuple[str, str | None, str | None]] = []
     for i in items:
         if i.theirs in (None, "", "?") or (reviewed_only and i.origin == PREDICTIONS):
             pairs.append((i.feature_id, None, i.theirs))  # counted as uncoded by feature_kappa, told apart here

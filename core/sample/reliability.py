@@ -47,7 +47,7 @@ def krippendorff_alpha(units: Sequence[Sequence[str | None]], *, ordered: Sequen
 
     ``ordered`` (the feature's values in their order) gives the ordinal alpha, else nominal.
     """
-    coincidences: Counter[tuple[str, str]] = Counter()
+    coincidences: dict[tuple[str, str], float] = {}
     for unit in units:
         values = [str(v) for v in unit if v not in MISSING]
         m = len(values)
@@ -56,10 +56,10 @@ def krippendorff_alpha(units: Sequence[Sequence[str | None]], *, ordered: Sequen
         for i, c in enumerate(values):
             for j, k in enumerate(values):
                 if i != j:
-                    coincidences[(c, k)] += 1.0 / (m - 1)
-    totals: Counter[str] = Counter()
+                    coincidences[(c, k)] = coincidences.get((c, k), 0.0) + 1.0 / (m - 1)
+    totals: dict[str, float] = {}
     for (c, _k), o in coincidences.items():
-        totals[c] += o
+        totals[c] = totals.get(c, 0.0) + o
     n = sum(totals.values())
     if n <= 1:
         return None
@@ -71,7 +71,7 @@ def krippendorff_alpha(units: Sequence[Sequence[str | None]], *, ordered: Sequen
     return 1.0 - observed / expected
 
 
-def _ordinal(totals: Counter[str], ordered: Sequence[str]) -> Callable[[str, str], float]:
+def _ordinal(totals: dict[str, float], ordered: Sequence[str]) -> Callable[[str, str], float]:
     order = list(dict.fromkeys(list(ordered) + sorted(v for v in totals if v not in ordered)))
     rank = {v: i for i, v in enumerate(order)}
 
@@ -79,7 +79,7 @@ def _ordinal(totals: Counter[str], ordered: Sequence[str]) -> Callable[[str, str
         if c == k:
             return 0.0
         low, high = sorted((rank[c], rank[k]))
-        between = sum(totals[order[g]] for g in range(low, high + 1))
+        between = sum(totals.get(order[g], 0.0) for g in range(low, high + 1))
         return (between - (totals[c] + totals[k]) / 2.0) ** 2
 
     return distance

@@ -138,7 +138,8 @@ def test_status_columns_are_disjoint_respect_the_feature_set_and_match_the_matri
     code, out, err = _run("sample", "status", sample, "--features", features, "--json")
     assert code == 0, err
     rows = {r["glottocode"]: r["counts"] for r in json.loads(out)["languages"]}
-    # Abadi over the six: coded GB107, GB262; unknown GB257; predicted GB260; uncoded GB263, GB020 (81A is not in the set)
+    # Abadi over the six: coded GB107, GB262; unknown GB257; predicted GB260; uncoded GB263, GB020
+    # (81A is coded but not in the set)
     assert rows["abad1241"] == {"coded": 2, "accepted": 0, "overridden": 0, "unknown": 1, "predicted": 1,
                                 "uncoded": 2}
     assert all(sum(c.values()) == 6 for c in rows.values())
