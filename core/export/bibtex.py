@@ -14,6 +14,7 @@ should an old project hold an entry that no longer passes the check, a working o
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 import unicodedata
 from pathlib import Path
@@ -92,7 +93,24 @@ def check_bibtex(text: str) -> str:
 
     The entry is parsed with pycldf's parser, written with pycldf's writer and parsed again (what
     exporting and validating a dataset does), and its key must be usable in a ``Source`` column.
+    The verdict is remembered per text (the check is pure, and a sample export checks the entry of
+    every project: 100 copies of a grammar's project are one check).
     """
+    checked, problem, hint = _check_remembered(text)
+    if checked is None:
+        raise GrammarLensError(problem, hint)
+    return checked
+
+
+@functools.lru_cache(maxsize=4096)
+def _check_remembered(text: str) -> tuple[str | None, str, str]:
+    try:
+        return _check(text), "", ""
+    except GrammarLensError as exc:
+        return None, exc.message, exc.hint
+
+
+def _check(text: str) -> str:
     from simplepybtex.database import parse_string
 
     if any("\ud800" <= c <= "\udfff" for c in text):
