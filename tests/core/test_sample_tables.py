@@ -1,5 +1,10 @@
-"""Issue 30: the sample in the shapes others load — a long table read back with pandas, a NEXUS matrix parsed back
-with commonnexus, Grambank coding sheets, and CLDF metadata with contributors and a licence, validated by pycldf."""
+"""Issue 30: the sample in the shapes others load — a long table read back as R's read.csv and pandas.read_csv read it
+(a header, one row per value, RFC 4180 quoting, numbers as numbers), a NEXUS matrix parsed back with commonnexus,
+Grambank coding sheets, and CLDF metadata with contributors and a licence, validated by pycldf.
+
+pandas itself is not installed: sqlite_utils imports pandas at import time whenever it is there, which
+would add ~26 MB and an import to every GrammarLens process of the venv (the sample bench's memory).
+"""
 
 from __future__ import annotations
 
@@ -41,23 +46,26 @@ def sample(demo_copy) -> Path:
     return one.parent
 
 
-def test_the_long_table_loads_with_pandas_with_places_and_families(sample, tmp_path) -> None:
-    import pandas as pd
-
+def test_the_long_table_loads_as_a_data_frame_with_places_and_families(sample, tmp_path) -> None:
     from core.catalog.genealogy import lineage_of
     from core.catalog.languages import place_of
+    from core.sample.tables import LONG_COLUMNS
 
     out = tmp_path / "long.csv"
     code, _out, err = _run("sample", "export", sample, "--format", "long", "--out", out)
     assert code == 0, err
-    table = pd.read_csv(out, dtype={"value": str})
-    assert len(table) == 5 and set(table["glottocode"]) == {"molo1266", "abad1241"}
-    moloko = table[(table.glottocode == "molo1266") & (table.feature == "GB020")].iloc[0]
-    assert moloko["value"] == "1" and moloko["status"] == "coded" and moloko["coder"] == "ana"
+    with open(out, newline="", encoding="utf-8") as fh:
+        reader = csv.DictReader(fh)
+        table = list(reader)
+    assert tuple(reader.fieldnames or ()) == LONG_COLUMNS  # one header row, the long shape
+    assert len(table) == 5 and {r["glottocode"] for r in table} == {"molo1266", "abad1241"}
+    assert all(len(r) == len(LONG_COLUMNS) and None not in r for r in table)  # every row complete
+    moloko = next(r for r in table if r["glottocode"] == "molo1266" and r["feature"] == "GB020")
+    assert (moloko["value"], moloko["status"], moloko["coder"]) == ("1", "coded", "ana")
     assert moloko["family"] == lineage_of("molo1266").family == "Afro-Asiatic"
-    assert moloko["latitude"] == pytest.approx(place_of("molo1266").latitude)
+    assert float(moloko["latitude"]) == pytest.approx(place_of("molo1266").latitude)  # numbers, not text
     assert moloko["source"].endswith("[3]")
-    assert table[table.feature == "GB022"].iloc[0]["value"] == "?"
+    assert next(r for r in table if r["feature"] == "GB022")["value"] == "?"
 
 
 def test_the_nexus_matrix_parses_back_with_the_binary_features(sample, tmp_path) -> None:
