@@ -229,10 +229,11 @@ def compare_snapshots(a: Snapshot, b: Snapshot, *, groups: dict[str, str] | None
             features.append(FeatureVerdict(fid, name, group, ONLY_B if va is None else ONLY_A, va, vb))
             continue
         verdict = AGREE if va.code == vb.code else DISAGREE
-        noted = pair_from_note(va.note)
+        noted = pair_from_note(va.note)  # A's current value is a resolution (its note records both sides)
         blind = _blind_pair(recorded.get(fid)) or noted
-        resolved = noted is not None or (blind is not None and blind != (va.code, vb.code))
-        features.append(FeatureVerdict(fid, name, group, verdict, va, vb, resolved, blind if resolved else None))
+        changed = blind is not None and blind != (va.code, vb.code)
+        features.append(FeatureVerdict(fid, name, group, verdict, va, vb, noted is not None,
+                                       blind if changed or noted is not None else None))
         if verdict == DISAGREE:
             disagreements.append(Disagreement(fid, name, group, va, vb))
     current = [(f.group, f.feature_id, f.a.code if f.a else None, f.b.code if f.b else None) for f in features]
