@@ -34,6 +34,12 @@ def test_sample_window_reads_a_folder_and_flags_the_reference(qtbot, tmp_path) -
     assert {row.feature_id for row in window.plot.series[0].rows} <= set(view.feature_ids)
     window.group_box.setCurrentText("clause")
     assert window.heatmap.features and all(view.groups[f] == "clause" for f in window.heatmap.features)
+    assert window.heatmap.cell > 14  # the cells fit the window, larger than the smallest
+    with qtbot.waitSignal(window.compared, timeout=SLOW_MS):  # the switch rescores with coders' decisions only
+        window.reviewed_only.setChecked(True)
+    assert "coders' decisions only" in window.plot.series[0].title
+    window.colour_box.setCurrentIndex(1)
+    assert window.map.colour_by == "family"
     window.close()
 
 
