@@ -159,15 +159,16 @@ class HeatmapWidget(QWidget):
         previous_area = None
         for row, language in enumerate(self.languages):
             rect = self.cell_rect(row, 0)
-            if self.sort_by == "macroarea" and language.macroarea != previous_area:
-                previous_area = language.macroarea
+            area = language.macroarea if self.sort_by == "macroarea" else language.family
+            if self.sort_by in ("macroarea", "family") and area != previous_area:
+                previous_area = area
                 if row:  # a line between macroareas, their name at the row's end
                     painter.setPen(QPen(QColor("#404040"), 1))
                     painter.drawLine(MARGIN, rect.top() - 1, rect.left() + len(self.features) * self.cell,
                                      rect.top() - 1)
                 painter.setPen(QColor("#404040"))
                 painter.drawText(rect.left() + len(self.features) * self.cell + 4, rect.top() + self.cell - 4,
-                                 language.macroarea or "no macroarea")
+                                 area or f"no {self.sort_by}")
             name = metrics.elidedText(language.name, Qt.TextElideMode.ElideRight, self._name_width - 6)
             painter.setPen(QColor("#000000"))
             painter.drawText(QRect(MARGIN, rect.top(), self._name_width - 6, self.cell - GAP),
@@ -289,7 +290,9 @@ class HeatmapWidget(QWidget):
         """Language, feature, value, status and coder of one cell."""
         view = self.view
         name = view.feature_names.get(fid, "") if view else ""
-        lines = [f"{language.name}" + (f" ({language.glottocode})" if language.glottocode else ""),
+        lineage = ", ".join(x for x in (language.family, language.genus, language.macroarea) if x)
+        lines = [f"{language.name}" + (f" ({language.glottocode})" if language.glottocode else "")
+                 + (f" — {lineage}" if lineage else ""),
                  f"{fid}" + (f": {name}" if name else "")]
         cell = view.cell(language, fid) if view else None
         if cell is None or cell.mark is None:
