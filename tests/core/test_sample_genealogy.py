@@ -112,3 +112,18 @@ def test_balanced_keeps_one_language_per_genus_the_best_coded_one(sample, genus_
     kept = {r["glottocode"] for r in json.loads(out)["languages"]}
     assert kept == {g2, rest.split("|")[0]}  # g2 has two decided values, g1 one: the same genus keeps g2
     assert "balanced subsample: 2 of 3 languages" in err
+
+
+def test_a_language_only_in_wals_takes_the_glottolog_family_of_its_genus() -> None:
+    from collections import Counter
+
+    from core.catalog.genealogy import lineage_of
+
+    grambank = {r["Glottocode"]: r for r in _rows(GRAMBANK)}
+    wals = [r for r in _rows(WALS) if r["Glottocode"]]
+    # Haya (haya1250) is in WALS only, genus Bantu; most Grambank languages of WALS's genus Bantu are Atlantic-Congo
+    bantu = Counter(grambank[r["Glottocode"]]["Family_name"] for r in wals
+                    if r["Genus"] == "Bantu" and r["Glottocode"] in grambank)
+    assert "haya1250" not in grambank
+    assert lineage_of("haya1250").family == bantu.most_common(1)[0][0] == "Atlantic-Congo"
+    assert lineage_of("haya1250").genus == "Bantu"
