@@ -187,7 +187,7 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
 
         self.filter_edit.textChanged.connect(self.proxy.set_text)
         self.status_combo.currentIndexChanged.connect(lambda: self.proxy.set_status(self.status_combo.currentData()))
-        self.set_combo.currentTextChanged.connect(lambda _text: self.update_estimate())
+        self.set_combo.currentTextChanged.connect(lambda _text: (self.update_estimate(), self.refresh()))
         self.mode_combo.currentIndexChanged.connect(lambda _i: self.update_estimate())
         self._fill_sets([])
 
@@ -234,20 +234,21 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
             self.model.set_profile([], None)
             self.summary_label.setText("Open a project to see its profile.")
             return None
-        path, refs = self.project_path, self.references
-        self._snapshot = replace(self._snapshot, Operation(self.runner, lambda p: backend.snapshot(path, refs))
+        path, refs, feature_set = self.project_path, self.references, self.feature_set()
+        self._snapshot = replace(self._snapshot, Operation(self.runner,
+                                                           lambda p: backend.snapshot(path, refs, feature_set))
                                  .success(self._show_snapshot)
                                  .failure(lambda exc: self.summary_label.setText(getattr(exc, "message", str(exc)))))
         return self._snapshot
 
     def _show_snapshot(self, snap: backend.Snapshot) -> None:
-        self.model.set_profile(snap.entries, snap.agreement)
+        self.model.set_profile(snap.entries + snap.not_started, snap.agreement)
         self.table.resizeColumnToContents(0)
         for col in (2, 3, 4, 5, 6):
             self.table.resizeColumnToContents(col)
             self.table.setColumnWidth(col, min(self.table.columnWidth(col), 260))
         self._fill_sets(snap.lists)
-        self._count_statuses([e.status for e in snap.entries])
+        self._count_statuses([e.status for e in snap.entries + snap.not_started])
         self.summary_label.setText(summary_line(snap.entries, snap.agreement))
         self.update_estimate()
         self.refreshed.emit()

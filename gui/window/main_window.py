@@ -32,7 +32,6 @@ from gui.features.features_panel import FeaturesPanel
 from gui.features.value_panel import ValuePanel
 from gui.pdf.pdf_toolbar import PdfToolbar
 from gui.pdf.pdf_view import Highlight, PdfView
-from gui.profile.profile_dock import dock_profile
 from gui.profile.profile_view import ProfileView
 from gui.profile.references import ReferenceSource, connect_references
 from gui.project.language_line import LanguageLine
@@ -42,6 +41,7 @@ from gui.project.restore_dialog import restore_action
 from gui.window.about import show_about
 from gui.window.menus import add_toolbar, fill_menu_bar, make_action, recent_menu, sample_actions
 from gui.window.offline_banner import OfflineBanner
+from gui.window.profile_wiring import build_profile_dock
 from gui.window.window_layout import WindowLayout, named_splitter
 
 
@@ -377,14 +377,7 @@ class MainWindow(QMainWindow):
     def show_profile_view(self) -> ProfileView:
         """The profile dock, built on first use; it follows the open project and opens features here."""
         if self.profile_view is None or self.profile_dock is None:
-            view = ProfileView(self.runner, lambda: self.settings, self, self.references)
-            self.projectOpened.connect(view.set_project)
-            self.reviewStored.connect(view.refresh)
-            self.classificationFinished.connect(view.refresh)
-            self.projects.languageChanged.connect(lambda _name: view.language_changed())
-            view.featureActivated.connect(self.select_feature)  # brings its best paragraph into view
-            view.set_project(self.state.project_path)
-            self.profile_view, self.profile_dock = view, dock_profile(self, view, self.store)
+            self.profile_view, self.profile_dock = build_profile_dock(self)
         self.profile_dock.show()
         self.profile_dock.isFloating() or self.profile_dock.raise_()  # a tab brought forward (floating: shown)
         return self.profile_view
