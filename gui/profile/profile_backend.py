@@ -140,12 +140,12 @@ class ExportDone:
 
 
 def export(project_path: Path, fmt: str, out_dir: Path, references: dict | None, progress: Progress, *,
-           overwrite: bool = True) -> ExportDone:
+           overwrite: bool = False) -> ExportDone:
     """Export the profile into ``out_dir``; the warnings are collected for the view to show.
 
-    ``overwrite`` is true because the view exports only into a folder the person chose in its
-    folder dialog, which is the consent to replace an earlier export there; a project, a PDF, a
-    file or a missing folder is still refused by the core (:mod:`core.output_paths`).
+    ``overwrite`` only when the person said to replace the earlier export in that folder
+    (:mod:`gui.profile.export_folder` asks); a project, a PDF, a file or a missing parent folder is
+    refused by the core either way (:mod:`core.output_paths`).
     """
     from core.export import export_profile
     from core.profile import build_profile, compare

@@ -81,6 +81,9 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
         self.pending: list[str] = []
         self.estimated: Any | None = None
         self.bibtex_dialog: BibtexDialog | None = None
+        self.export_parent: Path | None = None
+        self.export_question: QMessageBox | None = None
+        self.export_box: QMessageBox | None = None
         self._batch: Operation | None = None
         self._file_op: Operation | None = None  # writing a batch file or importing its results
         self._file_kind = "written"  # which of the two (see FILE_CANCEL_NOTES)
