@@ -39,6 +39,7 @@ from gui.project.open_grammar import pdf_start, project_start
 from gui.project.project_controller import ProjectController
 from gui.project.restore_dialog import restore_action
 from gui.window.about import show_about
+from gui.window.coder_name import CoderNameDialog, ask_coder_name
 from gui.window.menus import add_toolbar, fill_menu_bar, make_action, recent_menu, sample_actions
 from gui.window.offline_banner import OfflineBanner
 from gui.window.profile_wiring import build_profile_dock
@@ -73,6 +74,7 @@ class MainWindow(QMainWindow):
         self.profile_view: ProfileView | None = None
         self.profile_dock: QDockWidget | None = None
         self.settings_dialog: SettingsDialog | None = None
+        self.coder_dialog: CoderNameDialog | None = None
         self.last_message_box: QMessageBox | None = None
         self.first_page_seconds: float | None = None
         self._open_started = 0.0
@@ -208,6 +210,7 @@ class MainWindow(QMainWindow):
         connect_coding(self.coding, self.coding_panel, self.pass_bar, self.evidence_panel, self.pdf_view, v,
                        self._apply_highlights, self.select_feature, self.features_panel.model)
         self.coding.stored.connect(self.reviewStored)
+        self.coding.name_asker = partial(ask_coder_name, self)  # who is coding: asked at the first act, once
 
     def save_layout(self) -> None:
         """Window geometry, splitters and zoom; for the open project, its feature and page."""
