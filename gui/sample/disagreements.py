@@ -41,6 +41,7 @@ from core.sample.coders import CoderComparison, CoderValue, Disagreement
 from gui.common.operations import Operation, OperationRunner
 
 Report = Callable[[str, BaseException], object]
+QUEUE_PLACED_KEY = "window/disagreementDockPlaced"
 
 
 def describe(v: CoderValue) -> str:
@@ -256,6 +257,7 @@ def show_pins(window, d: Disagreement) -> None:
 def open_disagreement_queue(window, b_path: str | Path | None = None) -> DisagreementQueue | None:
     """Project → Compare with another coder's file…: the queue in a dock of the main window (A: its project)."""
     from gui.common import file_dialogs
+    from gui.profile.profile_dock import place_dock
 
     a_path = window.state.project_path
     if a_path is None:
@@ -268,7 +270,6 @@ def open_disagreement_queue(window, b_path: str | Path | None = None) -> Disagre
     dock = QDockWidget("Disagreements between two coders", window, objectName="disagreementDock")
     dock.setWidget(queue)
     dock.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
-    window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
     shown: list[Disagreement] = []
 
     def chosen(d: Disagreement) -> None:
@@ -285,7 +286,7 @@ def open_disagreement_queue(window, b_path: str | Path | None = None) -> Disagre
     dock.destroyed.connect(lambda *_: _disconnect(window.features.evidenceChanged, evidence_in))
     queue.resolved.connect(lambda fid, _decision: window.select_feature(fid))  # the coding panel shows the new value
     window.disagreement_queue = queue
-    dock.show()
+    place_dock(window, dock, window.store, QUEUE_PLACED_KEY)  # as the profile dock: never one row of evidence left
     queue.compare(a_path, b_path)
     return queue
 
