@@ -13,7 +13,7 @@ bar ("7 is not a value of GB020 (0, 1, ?)") and chooses nothing, so Enter stores
 Ctrl+Z takes back the pass's latest act even after Enter moved on, shows that feature again and
 says what it undid; reopening the project offers to continue the pass where it stood.
 
-The bar shows the set (paper, grambank, wals or a saved list), the filter (all, uncoded,
+The bar shows the set (word-order-case-negation-questions, grambank, wals or a saved list), the filter (all, uncoded,
 predicted but not reviewed, disagreeing with WALS/Grambank), the counter ("37 of 195 coded")
 and where the feature on screen lies in the filtered list.  It holds no state of its own: it
 presents a :class:`gui.coding.coding_controller.PassView` and reports keys and choices by signal;

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.coding.feature_sets import FOUR
 from gui.common.operations import Operation, OperationRunner, replace
 from gui.common.settings import AppSettings, llm_configured
 from gui.profile import profile_backend as backend
@@ -50,8 +51,9 @@ from gui.profile.profile_summary import NO_MODEL, estimate_text, status_choices,
 from gui.profile.references import ReferenceSource
 
 CONFIRM_ABOVE_USD = 1.0
-BUILTIN_SETS = (("paper", "The paper's four (81A, 49A, GB107, polar questions)"), ("grambank", "All of Grambank"),
-                ("wals", "All of WALS"))
+BUILTIN_SETS = ((FOUR, "Word order (81A), number of cases (49A), negation by an affix (GB107) and polar questions "
+                       "(116A): the four features of Kornilov & Shavrina's study (also called 'paper')"),
+                ("grambank", "All of Grambank (195 features)"), ("wals", "All of WALS (192 features)"))
 
 
 class ProfileView(BatchFileActions, ExportActions, QWidget):
@@ -203,7 +205,7 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
             self.set_combo.setItemData(self.set_combo.count() - 1, text, Qt.ItemDataRole.ToolTipRole)
         for name in lists:
             self.set_combo.addItem(name)
-        self.set_combo.setEditText(current or "paper")
+        self.set_combo.setEditText(current or FOUR)
         self.set_combo.blockSignals(False)
 
     # ------------------------------------------------------------------ state
