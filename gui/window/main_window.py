@@ -38,11 +38,12 @@ from gui.project.language_line import LanguageLine
 from gui.project.open_grammar import pdf_start, project_start
 from gui.project.project_controller import ProjectController
 from gui.project.restore_dialog import restore_action
-from gui.window.about import show_about
 from gui.window.coder_name import CoderNameDialog, ask_coder_name
-from gui.window.menus import add_toolbar, fill_menu_bar, make_action, recent_menu, sample_actions
+from gui.window.menus import add_toolbar, fill_menu_bar, help_actions, make_action, recent_menu, sample_actions
 from gui.window.offline_banner import OfflineBanner
+from gui.window.pass_focus import PassFocus
 from gui.window.profile_wiring import build_profile_dock
+from gui.window.quitting import stop_work
 from gui.window.window_layout import WindowLayout, named_splitter
 
 
@@ -161,8 +162,7 @@ class MainWindow(QMainWindow):
         self.act_cancel.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.act_profile = act("&Profile and export…", "Ctrl+Shift+P", self.show_profile_view,
                                "The profile: batch runs, review, agreement with WALS/Grambank, CLDF export")
-        self.act_about = act("&About GrammarLens", None, lambda: show_about(self),
-                             "Version, method and data credits (WALS, Grambank)")
+        self.act_keys, self.act_about = help_actions(self, self.evidence_panel.table)  # Help → Keys…, About
         self.act_restore = restore_action(self, self.projects)  # Project → Restore from backup…
         self.act_sample, self.act_compare = sample_actions(self)  # the Sample window; a second coder's file
         self.recent_menu = recent_menu(self, lambda menu: ask.fill_recent_menu(menu, self.store, self.open_project))
@@ -173,7 +173,7 @@ class MainWindow(QMainWindow):
             ("&View", (self.act_find_feature, self.act_search, self.act_next_hit, self.act_prev_hit,
                        self.act_goto, self.act_zoom_in, self.act_zoom_out, self.act_fit)),
             ("&Feature", (self.act_classify, self.act_accept, self.act_note, self.act_pass, self.act_profile)),
-            ("&Sample", (self.act_sample,)), ("&Help", (self.act_about,))))
+            ("&Sample", (self.act_sample,)), ("&Help", (self.act_keys, self.act_about))))
         add_toolbar(self, (self.act_open_pdf, self.act_open, None, self.pdf_toolbar, None, self.act_settings))
 
     def _connect(self) -> None:
@@ -211,6 +211,7 @@ class MainWindow(QMainWindow):
                        self._apply_highlights, self.select_feature, self.features_panel.model)
         self.coding.stored.connect(self.reviewStored)
         self.coding.name_asker = partial(ask_coder_name, self)  # who is coding: asked at the first act, once
+        self.pass_focus = PassFocus(self.pass_bar, self.centralWidget(), (self.pdf_view,), self.coding)
 
     def save_layout(self) -> None:
         """Window geometry, splitters and zoom; for the open project, its feature and page."""
@@ -386,8 +387,8 @@ class MainWindow(QMainWindow):
         return self.profile_view
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        """Cancel running work, wait for the threads, save the layout, close the project."""
-        self.runner.shutdown()
+        """Stop running work (under a second: :mod:`gui.window.quitting`), save the layout, close the project."""
+        stop_work(self.runner)
         self.save_layout()
         self.projects.close()
         self.pdf_view.close_document()
