@@ -15,7 +15,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QStandardPaths, QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
 
 FORMAT_NAMES = {"cldf": "a CLDF StructureDataset", "csv": "a flat CSV table", "json": "JSON"}
 REPLACE, KEEP_BOTH = "replace", "keep both"
@@ -38,12 +38,15 @@ def replace_question(parent: QWidget, target: Path, replaceable: bool) -> QMessa
                       QMessageBox.StandardButton.Cancel, parent)
     if replaceable:
         box.setInformativeText("It holds an earlier export. Replace it, or keep it and export into a new folder?")
-        box.addButton("Replace it", QMessageBox.ButtonRole.DestructiveRole).setProperty("choice", REPLACE)
+        replace = QPushButton("Replace it", box)
+        replace.setProperty("choice", REPLACE)
+        box.addButton(replace, QMessageBox.ButtonRole.DestructiveRole)
     else:
         box.setInformativeText("It holds other files, which GrammarLens leaves alone: the export goes into a new "
                                "folder beside it.")
-    keep = box.addButton("Export into a new folder", QMessageBox.ButtonRole.AcceptRole)
+    keep = QPushButton("Export into a new folder", box)
     keep.setProperty("choice", KEEP_BOTH)
+    box.addButton(keep, QMessageBox.ButtonRole.AcceptRole)
     box.setDefaultButton(keep)
     return box
 
@@ -57,6 +60,7 @@ def result_box(parent: QWidget, fmt: str, folder: Path, warnings: list[str]) -> 
     listing = "\n".join(f"  {name}" for name in files)
     left_out = "".join(f"\n\nWarning: {w}" for w in warnings)
     box.setInformativeText(f"{folder}\n\n{listing}{left_out}")
-    opener = box.addButton("Open the folder", QMessageBox.ButtonRole.ActionRole)
+    opener = QPushButton("Open the folder", box)  # parented: PySide does not hand addButton ownership
+    box.addButton(opener, QMessageBox.ButtonRole.ActionRole)  # ActionRole: the box stays open
     opener.clicked.connect(lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder))))
     return box

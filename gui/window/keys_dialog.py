@@ -94,9 +94,9 @@ class KeysDialog(QDialog):
         """Every (keys, what) row shown (section titles left out); what a test reads."""
         out = []
         for row in range(self.table.rowCount()):
-            second = self.table.item(row, 1)
-            if second is not None:
-                out.append((self.table.item(row, 0).text(), second.text()))
+            first, second = self.table.item(row, 0), self.table.item(row, 1)
+            if first is not None and second is not None:
+                out.append((first.text(), second.text()))
         return out
 
 
