@@ -108,6 +108,10 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
         run_row = QHBoxLayout()
         self.set_combo = QComboBox()
         self.set_combo.setEditable(True)
+        # as wide as a short name: the study's four ("word-order-case-negation-questions") widened the dock over the
+        # value list at 1280×800; the list that opens is as wide as its longest name
+        self.set_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.set_combo.setMinimumContentsLength(12)
         self.set_combo.setAccessibleName("Feature set")
         self.set_combo.setToolTip("A built-in set, a saved list, or feature ids separated by commas (81A,GB107)")
         self.mode_combo = QComboBox()
@@ -206,6 +210,7 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
         for name in lists:
             self.set_combo.addItem(name)
         self.set_combo.setEditText(current or FOUR)
+        self.set_combo.view().setMinimumWidth(self.set_combo.view().sizeHintForColumn(0) + 24)
         self.set_combo.blockSignals(False)
 
     # ------------------------------------------------------------------ state

@@ -55,4 +55,5 @@ def ask_coder_name(window: MainWindow) -> str:
     dialog = window.coder_dialog = CoderNameDialog(window)
     if dialog.exec() == QDialog.DialogCode.Accepted and dialog.name():
         window.apply_settings(replace(window.settings, reviewer=dialog.name()))
+    window.activateWindow()  # the keys go back to the window (and its pass) even where no window manager does it
     return window.settings.reviewer_name

@@ -36,7 +36,7 @@ def build_profile_dock(window: MainWindow) -> tuple[ProfileView, QDockWidget]:
             followed[0] = pass_view.feature_set
             view.set_feature_set(pass_view.feature_set)
 
+    view.set_project(window.state.project_path)  # first: the set followed next is read for this project
     window.coding.passChanged.connect(follow)
     follow(window.coding.pass_view())
-    view.set_project(window.state.project_path)
     return view, dock_profile(window, view, window.store)
