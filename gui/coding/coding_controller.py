@@ -188,6 +188,10 @@ class CodingController(PassController):
             self.message.emit(done, 4000)
         self.stored.emit(action)
 
+    def act_reviewer(self) -> str:
+        """Who an act is stamped with, asked at the first act: the window's other acts (a queue's resolution) too."""
+        return self._reviewer()
+
     def _reviewer(self) -> str:
         """The act's coder; the first act of someone who never gave a name asks for it (once a session)."""
         if self.name_asker is not None and not self.settings().reviewer_known:

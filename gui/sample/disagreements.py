@@ -266,7 +266,7 @@ def open_disagreement_queue(window, b_path: str | Path | None = None) -> Disagre
     b_path = b_path or file_dialogs.choose_project(window, Path(a_path).parent)
     if b_path is None:
         return None
-    queue = DisagreementQueue(window.runner, window.show_error, lambda: window.settings.reviewer_name, window)
+    queue = DisagreementQueue(window.runner, window.show_error, window.coding.act_reviewer, window)
     dock = QDockWidget("Disagreements between two coders", window, objectName="disagreementDock")
     dock.setWidget(queue)
     dock.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
