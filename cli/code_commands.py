@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import getpass
 import json
-import os
 
 from cli import arg_types
 from core.errors import GrammarLensError
@@ -36,7 +34,8 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
                    help="pinned printed pages to unpin (with --value: after the new value is set)")
     p.add_argument("--note", type=arg_types.text, help="a note kept with the decision")
     p.add_argument("--reviewer", type=arg_types.optional_line,
-                   help="who decides (default: $GRAMMARLENS_REVIEWER or the login name)")
+                   help="who decides (default: $GRAMMARLENS_REVIEWER, else the name the window asked for, "
+                        "else the login name)")
     p.add_argument("--undo", action="store_true", help="cancel the feature's latest decision")
     p.add_argument("--history", action="store_true", help="print every decision about the feature, oldest first")
     p.add_argument("--json", action="store_true", help="print the current decision as JSON")
@@ -44,14 +43,10 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
 
 
 def reviewer_of(args: argparse.Namespace) -> str:
-    if args.reviewer is not None:
-        return args.reviewer
-    if os.environ.get("GRAMMARLENS_REVIEWER"):
-        return os.environ["GRAMMARLENS_REVIEWER"]
-    try:
-        return getpass.getuser()
-    except Exception:
-        return ""
+    """The act's coder by the window's own lookup (:func:`core.coding.reviewer.reviewer_name`)."""
+    from core.coding.reviewer import reviewer_name
+
+    return reviewer_name(args.reviewer)
 
 
 def _code(args: argparse.Namespace) -> int:

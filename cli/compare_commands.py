@@ -45,7 +45,8 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
                    help="with --resolve-into: allow storing B's values in A although their Glottocodes differ")
     p.add_argument("--note", type=arg_types.text, help="the resolver's note, stored before the record of both sides")
     p.add_argument("--reviewer", type=arg_types.optional_line,
-                   help="who resolves (default: $GRAMMARLENS_REVIEWER or the login name)")
+                   help="who resolves (default: $GRAMMARLENS_REVIEWER, else the name the window asked for, "
+                        "else the login name)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=_compare)
 

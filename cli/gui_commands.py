@@ -35,6 +35,12 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
                    help="OpenAI-compatible server to classify against (default: the checkout's test server)")
     p.set_defaults(handler=_bench_gui)
 
+    p = bench.add_parser("gui-quit", help="desktop app: seconds from the window's close to the process gone, idle "
+                                           "and while the reranker model loads (each in a new process)")
+    p.add_argument("--one", choices=("idle", "model loading", "pass"), help=argparse.SUPPRESS)  # one child's run
+    p.add_argument("--json", action="store_true", help="print the numbers as JSON")
+    p.set_defaults(handler=_bench_gui_quit)
+
     p = bench.add_parser("gui-first-evidence", help="(used by bench gui) one new app process: seconds from the "
                                                     "window to a project's first evidence")
     p.add_argument("project", type=arg_types.path, help="project file")
@@ -67,6 +73,20 @@ def _bench_gui(args: argparse.Namespace) -> int:
 
     return run_bench(args.pdf, reranker=args.reranker, repeats=args.repeats, as_json=args.json, demo=args.demo,
                      only=args.only, llm_url=args.llm_url)
+
+
+def _bench_gui_quit(args: argparse.Namespace) -> int:
+    import json
+    import os
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from bench.gui_quit import measure_once, run_quit_bench
+
+    if args.one:
+        print(json.dumps(measure_once(args.one)))
+        return 0
+    return run_quit_bench(as_json=args.json)
 
 
 def _bench_gui_first_evidence(args: argparse.Namespace) -> int:

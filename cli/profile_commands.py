@@ -26,7 +26,8 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
                    help="project file (.grammarlens); with --batch-out / --batch-in several, or a sample: "
                         "a folder of projects or a file listing them")
     p.add_argument("--features", type=arg_types.line, metavar="SET",
-                   help="paper (81A, 49A, GB107, 116A*), grambank, wals, a saved list's name, or ids like 81A,GB107; "
+                   help="word-order-case-negation-questions (81A, 49A, GB107, 116A*; also 'paper'), grambank, wals, "
+                        "a saved list's name, or ids like 81A,GB107; "
                         "without it, only show the stored profile")
     p.add_argument("--model", type=arg_types.line, default=None, help="model name (default gpt-4o)")
     p.add_argument("--base-url", type=arg_types.url, default=None,
@@ -145,7 +146,7 @@ def _profile(args: argparse.Namespace) -> int:
 
 def _print_profile(entries, agreement) -> None:
     if not entries:
-        print("No features run yet. Start with: profile FILE --features paper")
+        print("No features run yet. Start with: profile FILE --features word-order-case-negation-questions")
         return
     for e in entries:
         value = e.label or "-"

@@ -141,6 +141,41 @@ def check_export_folder(path: str | os.PathLike[str], fmt: str, *, option: str |
                                force_option=force_option)
 
 
+def export_folder_in(parent: str | os.PathLike[str], project: str | os.PathLike[str], fmt: str) -> Path:
+    """The new folder an export from the window goes into: ``<parent>/<project name>-<fmt>`` (``ulwa-cldf``).
+
+    Why a folder of its own: an export is several files (six for CLDF), and written loose into the
+    folder a person chose they mixed with whatever was there, or replaced files of the same name.
+    A filesystem root (``/``, ``C:\\``) is refused: nobody means to export there, and a root process
+    could.  The folder may exist; whether it may be written into is :func:`holds_only_exports`' call.
+    """
+    folder = Path(os.path.abspath(_valid_path(parent, None)))
+    if folder.parent == folder:
+        raise GrammarLensError(f"GrammarLens does not export into {folder}, the top of the disk.",
+                               "Choose a folder of yours, e.g. your Documents folder.")
+    stem = "".join(c if c.isalnum() or c in "-_." else "-" for c in Path(project).stem).strip("-.") or "profile"
+    return folder / f"{stem}-{fmt}"
+
+
+def holds_only_exports(folder: str | os.PathLike[str]) -> bool:
+    """True if ``folder`` is missing, or holds only files an export writes (an earlier export may be replaced)."""
+    target = Path(folder)
+    if not target.exists():
+        return True
+    known = {name for names in EXPORT_FILES.values() for name in names}
+    return target.is_dir() and all(entry.name in known and entry.is_file() for entry in target.iterdir())
+
+
+def free_folder(folder: str | os.PathLike[str]) -> Path:
+    """``folder`` if nothing is there, else the first of ``folder-2``, ``folder-3``… that is free."""
+    target, n = Path(folder), 2
+    candidate = target
+    while candidate.exists():
+        candidate = target.with_name(f"{target.name}-{n}")
+        n += 1
+    return candidate
+
+
 # -- helpers ----------------------------------------------------------------------------------------
 
 def _valid_path(path: str | os.PathLike[str], option: str | None) -> Path:

@@ -86,6 +86,7 @@ def run_app(argv: list[str]) -> int:
     app = make_application()
     from gui.common.error_reporting import install_exception_hooks
     from gui.window.main_window import MainWindow
+    from gui.window.quitting import leave_now
 
     store = QSettings()
     window = MainWindow(store)
@@ -108,4 +109,6 @@ def run_app(argv: list[str]) -> int:
             window.open_project(last)
     if args.quit_after is not None:  # closing (not quitting) also exercises the window's clean shutdown
         QTimer.singleShot(int(args.quit_after * 1000), window.close)
-    return int(app.exec())
+    code = int(app.exec())
+    leave_now(window.runner, code)  # a job that would not stop (a slow server's answer) never holds the exit
+    return code

@@ -13,6 +13,9 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+# A coder's name, so that no window in a test (or a subprocess of one) stops at "Who is coding?" at its first act;
+# the tests of that question remove it (tests/gui/test_coder_name.py).
+os.environ.setdefault("GRAMMARLENS_REVIEWER", "tester")
 
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:

@@ -1,4 +1,4 @@
-"""Named sets of features a batch can run: the paper's four, all of Grambank or WALS, saved lists.
+"""Named sets of features a batch can run: the study's four, all of Grambank or WALS, saved lists.
 
 A set is resolved to canonical catalog ids once, when a job is created, so a job keeps working
 even if a saved list is later edited.
@@ -14,8 +14,17 @@ from core.errors import GrammarLensError
 from core.store.database import ProjectDatabase
 from core.store.feature_lists import get_feature_list, list_feature_lists, put_feature_list  # noqa: F401 - re-exported
 
-BUILTIN_SETS = ("paper", "grambank", "wals")
+# The four features of the study GrammarLens starts from (Kornilov & Shavrina), named by what they are:
+# a linguist choosing a set reads "word-order-case-negation-questions", not "paper" (issue 29).
+FOUR = "word-order-case-negation-questions"
+BUILTIN_SETS = (FOUR, "grambank", "wals")
+OLD_NAMES = {"paper": FOUR}  # earlier names: still understood everywhere (the CLI, jobs and passes saved with them)
 _NAME = re.compile(r"^[A-Za-z][\w-]{0,63}$")
+
+
+def canonical_set(spec: str) -> str:
+    """A built-in set's name as shown today (``paper`` -> :data:`FOUR`); anything else unchanged."""
+    return OLD_NAMES.get(spec.strip().casefold(), spec.strip())
 
 
 def resolve_feature_set(project: ProjectDatabase | None, spec: str) -> list[str]:
@@ -27,10 +36,10 @@ def resolve_feature_set(project: ProjectDatabase | None, spec: str) -> list[str]
     text = spec.strip()
     if not text:
         raise GrammarLensError("No feature set given.",
-                               "Use paper, grambank, wals, a saved list or ids like 81A,GB107.")
+                               f"Use {FOUR}, grambank, wals, a saved list or ids like 81A,GB107.")
     catalog = load_catalog()
     key = text.casefold()
-    if key == "paper":
+    if canonical_set(key) == FOUR:
         ids = list(PAPER_FEATURES)
     elif key == "grambank":
         ids = [f.id for f in catalog.by_dataset("Grambank")]
@@ -44,9 +53,10 @@ def resolve_feature_set(project: ProjectDatabase | None, spec: str) -> list[str]
 
 def save_feature_list(project: ProjectDatabase, name: str, feature_ids: list[str]) -> list[str]:
     """Save (or replace) a named custom list; ids are checked against the catalog first."""
-    if not _NAME.match(name) or name.casefold() in BUILTIN_SETS:
+    if not _NAME.match(name) or name.casefold() in BUILTIN_SETS or name.casefold() in OLD_NAMES:
         raise GrammarLensError(f"{name!r} cannot name a feature list.",
-                               "Use letters, digits, '-' or '_', starting with a letter, and not paper/grambank/wals.")
+                               "Use letters, digits, '-' or '_', starting with a letter, and not the name of a "
+                               f"built-in set ({', '.join(BUILTIN_SETS)}, paper).")
     catalog = load_catalog()
     ids = list(dict.fromkeys(catalog.get(f).id for f in feature_ids))
     if not ids:

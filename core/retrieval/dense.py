@@ -18,7 +18,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from core.retrieval.model_process import ModelError, ModelProcess
+from core.retrieval.model_process import ModelError, ModelProcess, stop_all
 
 _ALIASES = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
 _LOCK = threading.Lock()
@@ -250,6 +250,17 @@ def _model_in_process(resolved: str, kind: str, device: str, *, wait: bool = Tru
                     del _PROCESSES[key]  # the next call starts a new child
             raise
     return served
+
+
+def stop_model_processes() -> None:
+    """Kill every model child now (the window quitting): a retrieval waiting for a model's load ends at once.
+
+    Loading torch in the child takes seconds and reads no request meanwhile, so the window's close
+    used to wait for the whole load (3-5 s, 26 s on two busy cores); the next use starts a new child.
+    """
+    with _LOCK:
+        _PROCESSES.clear()
+    stop_all(now=True)
 
 
 def model_kind(name: str, kind: str = "auto") -> str:

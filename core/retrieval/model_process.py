@@ -110,11 +110,15 @@ class ModelProcess:
             self.close()
         return self._ready
 
-    def close(self) -> None:
-        """Stop the child (politely, then firmly)."""
+    def close(self, now: bool = False) -> None:
+        """Stop the child (politely, then firmly); ``now`` kills it at once.
+
+        A child still importing torch reads no "quit" before its import ends (seconds), so a polite
+        stop of a loading child costs the whole 5 s wait: the window quitting stops them ``now``.
+        """
         with contextlib.suppress(OSError, ValueError):  # the child or the pipe is gone already
             self._conn.send(("quit",))
-        self._process.join(timeout=5)
+        self._process.join(timeout=0 if now else 5)
         if self._process.is_alive():
             self._process.kill()
             self._process.join(timeout=5)
@@ -175,7 +179,11 @@ def _model_error(rest: Sequence) -> GrammarLensError:
     return ModelError(message, hint)
 
 
-@atexit.register
-def _stop_all() -> None:
+def stop_all(now: bool = False) -> None:
+    """Stop every model child (``now``: killed at once, see :meth:`ModelProcess.close`); a thread waiting on one
+    gets "the reranker process stopped" at once instead of waiting for its load."""
     for process in list(_LIVE):
-        process.close()
+        process.close(now)
+
+
+atexit.register(stop_all)

@@ -66,6 +66,7 @@ class CodingController(PassController):
                  parent: QObject | None = None) -> None:
         super().__init__(state, runner, projects, settings, parent)
         self.features = features
+        self.name_asker: Callable[[], object] | None = None  # the window's "who is coding?", at the first act
         features.use_prefetched(self.lookahead.hits)  # moving on in a pass shows evidence retrieved ahead
         projects.opened.connect(self._project_opened)
         projects.closed.connect(self._project_closed)
@@ -187,7 +188,15 @@ class CodingController(PassController):
             self.message.emit(done, 4000)
         self.stored.emit(action)
 
+    def act_reviewer(self) -> str:
+        """Who an act is stamped with, asked at the first act: the window's other acts (a queue's resolution) too."""
+        return self._reviewer()
+
     def _reviewer(self) -> str:
+        """The act's coder; the first act of someone who never gave a name asks for it (once a session)."""
+        if self.name_asker is not None and not self.settings().reviewer_known:
+            asker, self.name_asker = self.name_asker, None  # a question set aside is not asked again
+            asker()
         return self.settings().reviewer_name
 
     def set_value(self, value: str, note: str | None = None) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -190,6 +190,7 @@ class CodingPanel(QWidget):
                                                               if len(view.history) > 4 else ""))
         self.history.setToolTip("\n".join(view.history))
         self.description.setMarkdown(description_markdown(view.feature) if view.feature is not None else "")
+        self._fit_values()
 
     # ------------------------------------------------------------------ choosing a value
     def selected_code(self) -> str | None:
@@ -255,6 +256,29 @@ class CodingPanel(QWidget):
     def _toggle_description(self, shown: bool) -> None:
         self.description.setVisible(shown)
         self.describe_button.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+        self._fit_values()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_values()
+
+    def _fit_values(self) -> None:
+        """Beside the open description, the values keep the width to show each of them whole.
+
+        Without it the description took two thirds of the row and a WALS set of nine was cut to
+        "5", "6", "7" at 1280×800.  The values run down, then into a next column, so their width is
+        the widest value times the columns their height needs; the description gets the rest (at
+        least a third).
+        """
+        values, count = self.values, self.values.count()
+        if not self.description.isVisible() or count == 0:
+            values.setMinimumWidth(0)
+            return
+        row = max(1, values.sizeHintForRow(0) + 2 * values.spacing())
+        rows = max(1, (values.viewport().height() - values.spacing()) // row)
+        columns = -(-count // rows)
+        wanted = columns * (values.sizeHintForColumn(0) + 2 * values.spacing()) + 2 * values.frameWidth() + 4
+        values.setMinimumWidth(min(wanted, int(self.width() * 0.66)))
 
 
 def _pins_html(view: CodingView) -> str:

@@ -13,7 +13,7 @@ bar ("7 is not a value of GB020 (0, 1, ?)") and chooses nothing, so Enter stores
 Ctrl+Z takes back the pass's latest act even after Enter moved on, shows that feature again and
 says what it undid; reopening the project offers to continue the pass where it stood.
 
-The bar shows the set (paper, grambank, wals or a saved list), the filter (all, uncoded,
+The bar shows the set (word-order-case-negation-questions, grambank, wals or a saved list), the filter (all, uncoded,
 predicted but not reviewed, disagreeing with WALS/Grambank), the counter ("37 of 195 coded")
 and where the feature on screen lies in the filtered list.  It holds no state of its own: it
 presents a :class:`gui.coding.coding_controller.PassView` and reports keys and choices by signal;
@@ -82,6 +82,9 @@ class CodingPassBar(QFrame):
         self.set_combo.setAccessibleName("Feature set of the pass")
         self.set_combo.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.set_combo.textActivated.connect(self.featureSetChosen)
+        # a short name's width (the study's four have a long one); the list that opens shows the names whole
+        self.set_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.set_combo.setMinimumContentsLength(14)
         row.addWidget(self.set_combo)
         self.filter_combo = QComboBox()
         self.filter_combo.setAccessibleName("Which features the pass visits")
@@ -130,6 +133,7 @@ class CodingPassBar(QFrame):
         self.set_combo.clear()
         self.set_combo.addItems(list(view.feature_sets))
         self.set_combo.setCurrentText(view.feature_set)
+        self.set_combo.view().setMinimumWidth(self.set_combo.view().sizeHintForColumn(0) + 24)
         self.set_combo.blockSignals(False)
         index = self.filter_combo.findData(view.filter)
         self.filter_combo.setCurrentIndex(max(index, 0))

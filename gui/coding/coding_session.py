@@ -8,14 +8,15 @@ tested without a window.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core import coding
 from core.coding.coding_pass import FILTER_LABELS
+from core.coding.feature_sets import BUILTIN_SETS, canonical_set
 from core.store.database import ProjectDatabase
 from gui.coding.coding_state import PassActs, PassMemory, PassView
 
-BUILT_IN_SETS = ("paper", "grambank", "wals")
+BUILT_IN_SETS = BUILTIN_SETS  # core's names ("word-order-case-negation-questions" for the study's four)
 
 
 @dataclass
@@ -44,6 +45,7 @@ class PassSession:
         self.feature_sets = BUILT_IN_SETS + tuple(saved_lists)
         self.resume = recall(self.feature_sets)
         if self.resume is not None:
+            self.resume = replace(self.resume, feature_set=canonical_set(self.resume.feature_set))  # "paper" of old
             self.wanted_set = self.resume.feature_set
             # "disagreeing" needs the database values, read in the background: it applies once they are
             self.disagree_waiting = self.resume.filter == coding.DISAGREE and not self.references
@@ -71,7 +73,7 @@ class PassSession:
         this is a pass over the same set (past it when the filter now leaves it out); else the
         first.  Raises :class:`core.errors.GrammarLensError` (an unknown set, say) with nothing changed.
         """
-        feature_set, filter = feature_set or self.feature_set, filter or self.filter
+        feature_set, filter = canonical_set(feature_set or self.feature_set), filter or self.filter
         opened = coding.CodingPass.open(project, feature_set, filter, self.references)
         self.running = RunningPass(opened, feature_set)
         self.wanted_set, self.wanted_filter = feature_set, filter

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 from core import coding
 from core.catalog.model import Feature
 from core.coding.coding_pass import FILTER_LABELS, ActUndone
+from core.coding.feature_sets import BUILTIN_SETS, canonical_set
 from core.models import Paragraph
 from core.records.classifications import Classification
 from core.store.database import ProjectDatabase
@@ -101,7 +102,7 @@ class PassView:
     filter: str = coding.ALL
     counter: str = ""  # "37 of 195 coded"
     position: str = ""  # "feature 12 of 195 shown"
-    feature_sets: tuple[str, ...] = ("paper", "grambank", "wals")
+    feature_sets: tuple[str, ...] = BUILTIN_SETS
     disagree_available: bool = False
     resume_at: str = ""  # a pass left in this project stopped at this feature: the bar offers to continue
 
@@ -235,6 +236,7 @@ class PassMemory:
         A saved list deleted since, or a filter this version does not know, is no pass to continue.
         """
         got = {name: str(value(name) or "") for name in cls.FIELDS}
+        got["set"] = canonical_set(got["set"]) if got["set"] else ""  # a pass saved over "paper" continues
         if not got["set"] or got["set"] not in set(known_sets) or got["filter"] not in coding.FILTERS:
             return None
         return cls(got["set"], got["filter"], got["feature"])

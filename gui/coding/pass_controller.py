@@ -57,7 +57,7 @@ class PassController(QObject):
         return self.state.feature.id if self.state.feature is not None else None
 
     def start_pass(self, feature_set: str | None = None, filter: str | None = None) -> bool:
-        """Open a pass over a feature set (paper, grambank, wals, a saved list) and show its first feature.
+        """Open a pass over a feature set (grambank, wals, the study's four, a saved list) and show its first feature.
 
         The pass left in this project continues where it stood when it is over the same set.
         """

@@ -17,7 +17,6 @@ so child processes (the reranker's) never see it.  ``OPENAI_API_KEY`` in the env
 from __future__ import annotations
 
 import contextlib
-import getpass
 import json
 import logging
 from dataclasses import dataclass, field, fields, replace
@@ -27,6 +26,7 @@ import keyring
 import keyring.errors
 from PySide6.QtCore import QSettings
 
+from core.coding.reviewer import known_name, reviewer_name, save_name, saved_name
 from core.llm.settings import KEYRING_SERVICE, LlmSettings, resolve_api_key
 from core.retrieval.settings import RetrievalSettings
 
@@ -72,7 +72,13 @@ class AppSettings:
 
     @property
     def reviewer_name(self) -> str:
-        return self.reviewer.strip() or _user_name()
+        """Who the acts are by: the CLI's lookup too (:func:`core.coding.reviewer.reviewer_name`)."""
+        return reviewer_name(self.reviewer.strip() or None)
+
+    @property
+    def reviewer_known(self) -> bool:
+        """True when somebody gave a name (here, in ``$GRAMMARLENS_REVIEWER`` or the CLI's file): no need to ask."""
+        return bool(known_name(self.reviewer))
 
     @property
     def key_account(self) -> str:
@@ -84,13 +90,6 @@ class AppSettings:
     def client_settings(self) -> LlmSettings:
         """The LLM settings as the client needs them: the keyring account follows the endpoint."""
         return replace(self.llm, keyring_user=self.key_account)
-
-
-def _user_name() -> str:
-    try:
-        return getpass.getuser()
-    except Exception:
-        return "reviewer"
 
 
 def _coerce(value: Any, default: Any) -> Any:
@@ -153,7 +152,17 @@ def load_settings(store: QSettings | None = None) -> AppSettings:
     _upgrade_legacy(store)
     llm = _load_group(store, "llm", LlmSettings())
     retrieval = _load_group(store, "retrieval", RetrievalSettings())
-    return AppSettings(llm, retrieval, str(store.value("reviewer", "") or ""))
+    reviewer = str(store.value("reviewer", "") or "") or (saved_name() if _users_own(store) else "")
+    return AppSettings(llm, retrieval, reviewer)
+
+
+def _users_own(store: QSettings) -> bool:
+    """True for the app's own settings (not a bench's or a test's file): only they share the coder's name with the CLI.
+
+    The name is kept for the CLI in :mod:`core.coding.reviewer`'s file; a bench with its own settings
+    file must neither read the person's name into its settings nor overwrite or forget it.
+    """
+    return store.fileName() == QSettings().fileName()
 
 
 def save_settings(settings: AppSettings, store: QSettings | None = None) -> None:
@@ -162,6 +171,8 @@ def save_settings(settings: AppSettings, store: QSettings | None = None) -> None
     _save_group(store, "retrieval", settings.retrieval, RetrievalSettings())
     store.setValue("reviewer", settings.reviewer)
     store.sync()
+    if _users_own(store):
+        save_name(settings.reviewer)  # the CLI's acts are stamped with the same name (core.coding.reviewer)
 
 
 def keyring_available() -> bool:

@@ -84,6 +84,9 @@ class Worker(QRunnable):
         except Cancelled:
             self.signals.cancelled.emit()
         except Exception as exc:
+            if self.progress.cancelled:  # failed because it was stopped (a model killed at quitting): cancelled
+                self.signals.cancelled.emit()
+                return
             exc.__traceback_text__ = traceback.format_exc()  # type: ignore[attr-defined]
             self.signals.errored.emit(exc)
         else:

@@ -12,11 +12,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import SignalInstance
-from PySide6.QtWidgets import QLabel, QPushButton
+from PySide6.QtWidgets import QLabel, QMessageBox, QPushButton
 
+from core.errors import GrammarLensError
+from core.output_paths import export_folder_in, free_folder, holds_only_exports
 from gui.common import file_dialogs
 from gui.common.operations import Operation, OperationRunner
 from gui.profile import profile_backend as backend
+from gui.profile.export_folder import KEEP_BOTH, REPLACE, replace_question, result_box, start_folder
 from gui.profile.profile_bibtex import BibtexDialog
 from gui.profile.references import ReferenceSource
 
@@ -33,6 +36,9 @@ class ExportActions:
     reference_folder: Path | None
     last_error: BaseException | None
     bibtex_dialog: BibtexDialog | None
+    export_parent: Path | None  # the folder chosen last for an export's folder: the chooser opens there
+    export_question: QMessageBox | None  # "already has a folder ulwa-cldf": replace or a new one
+    export_box: QMessageBox | None  # what the last export made
     reference_button: QPushButton
     summary_label: QLabel
     _own_source: bool
@@ -64,19 +70,57 @@ class ExportActions:
         self.summary_label.setText(f"No comparison: {getattr(exc, 'message', exc)}")
 
     def export_dialog(self, fmt: str) -> None:
+        """Export → a format: choose the folder that will hold the export's own new folder (:mod:`.export_folder`)."""
         if self.project_path is None:
             return
-        folder = file_dialogs.choose_folder(self, f"Export the profile as {fmt.upper()} into…",
-                                            self.project_path.parent)
-        if folder:
-            self.export_to(fmt, folder)
+        name = export_folder_in(Path.home(), self.project_path, fmt).name
+        parent = file_dialogs.choose_folder(self, f"Export the profile: choose where its folder {name} goes",
+                                            start_folder(self.export_parent))
+        if parent:
+            self.export_into(fmt, parent)
 
-    def export_to(self, fmt: str, folder: Path) -> Operation | None:
+    def export_into(self, fmt: str, parent: Path) -> Operation | QMessageBox | None:
+        """Export into a new folder named after the project inside ``parent``; ask first if that folder is there.
+
+        Returns the export running, or the question asked (its buttons start the export), or None.
+        """
+        if self.project_path is None:
+            return None
+        try:
+            target = export_folder_in(parent, self.project_path, fmt)
+        except GrammarLensError as exc:
+            self.summary_label.setText(f"Export failed: {exc.message} {exc.hint}")
+            return None
+        self.export_parent = Path(parent)
+        if not target.exists():
+            return self.export_to(fmt, target, overwrite=False)
+        box = self.export_question = replace_question(self, target, holds_only_exports(target))
+
+        def answered(button) -> None:
+            choice = button.property("choice")
+            if choice == REPLACE:
+                self.export_to(fmt, target, overwrite=True)
+            elif choice == KEEP_BOTH:
+                self.export_to(fmt, free_folder(target), overwrite=False)
+
+        box.buttonClicked.connect(answered)
+        box.open()
+        return box
+
+    def export_to(self, fmt: str, folder: Path, *, overwrite: bool = False) -> Operation | None:
+        """Export into ``folder`` itself (made if missing); an earlier export there is replaced if ``overwrite``."""
         if self.project_path is None:
             return None
         path, refs = self.project_path, self.references
-        return (Operation(self.runner, lambda progress: backend.export(path, fmt, folder, refs, progress))
-                .success(lambda written: self.summary_label.setText(f"Exported {written}"))
+
+        def done(written: backend.ExportDone) -> None:
+            self.summary_label.setText(f"Exported {written}")
+            self.export_box = result_box(self, fmt, Path(folder), written.warnings)
+            self.export_box.open()
+
+        return (Operation(self.runner, lambda progress: backend.export(path, fmt, folder, refs, progress,
+                                                                       overwrite=overwrite))
+                .success(done)
                 .failure(lambda exc: self.summary_label.setText(f"Export failed: {getattr(exc, 'message', exc)}"))
                 .with_progress(f"Exporting {fmt.upper()}").run_in_background())
 

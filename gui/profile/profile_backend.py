@@ -6,7 +6,7 @@ connections never cross threads.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +14,7 @@ from core.output_paths import refuse_project
 from core.progress import Progress
 from core.store import open_project
 from gui.common.settings import AppSettings, get_api_key, llm_configured
+from gui.profile.profile_summary import NOT_CODED
 
 MODE_LLM, MODE_RETRIEVAL = "llm", "retrieval"
 
@@ -26,6 +27,7 @@ class Snapshot:
     agreement: Any | None
     lists: list[str]
     glottocode: str | None
+    not_started: list[Any] = field(default_factory=list)  # the chosen set's features without any row yet
 
 
 def batch_settings(settings: AppSettings, mode: str) -> Any:
@@ -81,7 +83,14 @@ def load_references(folder: Path, project_path: Path, progress: Progress) -> dic
     return load_reference_values([folder], language.glottocode if language else "")
 
 
-def snapshot(project_path: Path, references: dict | None) -> Snapshot:
+def snapshot(project_path: Path, references: dict | None, feature_set: str = "") -> Snapshot:
+    """The profile, and the features of ``feature_set`` that have no row yet (the dock's "not coded yet" needs them).
+
+    The profile has a row only for a feature something happened to (an answer, evidence, a decision,
+    a note), so before this the "not coded yet" filter counted 0 with 185 of 195 Grambank features
+    untouched: the features nobody touched were nowhere.  A set that does not resolve (a half-typed
+    list of ids) adds nothing.
+    """
     from core.profile import build_profile, compare, list_feature_lists
     from core.store.repository import get_language
 
@@ -89,8 +98,31 @@ def snapshot(project_path: Path, references: dict | None) -> Snapshot:
         entries = build_profile(project)
         lists = sorted(list_feature_lists(project))
         language = get_language(project)
+        missing = not_started(project, feature_set, entries) if feature_set else []
     agreement = compare(entries, references) if references is not None else None
-    return Snapshot(entries, agreement, lists, language.glottocode if language else None)
+    return Snapshot(entries, agreement, lists, language.glottocode if language else None, missing)
+
+
+def not_started(project: Any, feature_set: str, entries: list[Any]) -> list[Any]:
+    """A "not coded" row for each feature of ``feature_set`` (its parts, for 116A*) that has no row in ``entries``."""
+    from core.catalog import load_catalog
+    from core.errors import GrammarLensError
+    from core.profile import ProfileEntry, resolve_feature_set
+
+    try:
+        ids = resolve_feature_set(project, feature_set)
+    except GrammarLensError:
+        return []
+    catalog, seen, rows = load_catalog(), {e.feature_id for e in entries}, []
+    for parent_id in ids:
+        parent = catalog.get(parent_id)
+        for fid in parent.multi_label or (parent_id,):
+            feature = catalog.get(fid) if fid in catalog else parent
+            if fid not in seen:
+                seen.add(fid)
+                rows.append(ProfileEntry(feature_id=fid, parent_id=parent_id, name=feature.name,
+                                         dataset=feature.dataset, status=NOT_CODED, code=None, label=None))
+    return rows
 
 
 @dataclass
@@ -108,12 +140,12 @@ class ExportDone:
 
 
 def export(project_path: Path, fmt: str, out_dir: Path, references: dict | None, progress: Progress, *,
-           overwrite: bool = True) -> ExportDone:
+           overwrite: bool = False) -> ExportDone:
     """Export the profile into ``out_dir``; the warnings are collected for the view to show.
 
-    ``overwrite`` is true because the view exports only into a folder the person chose in its
-    folder dialog, which is the consent to replace an earlier export there; a project, a PDF, a
-    file or a missing folder is still refused by the core (:mod:`core.output_paths`).
+    ``overwrite`` only when the person said to replace the earlier export in that folder
+    (:mod:`gui.profile.export_folder` asks); a project, a PDF, a file or a missing parent folder is
+    refused by the core either way (:mod:`core.output_paths`).
     """
     from core.export import export_profile
     from core.profile import build_profile, compare

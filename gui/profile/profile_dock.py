@@ -41,12 +41,21 @@ def dock_profile(window: QMainWindow, view: ProfileView, store: QSettings) -> QD
                      | QDockWidget.DockWidgetFeature.DockWidgetClosable)
     dock.setWidget(view)
     view.setMinimumHeight(MIN_HEIGHT - 40)
+    return place_dock(window, dock, store, PLACED_KEY)
+
+
+def place_dock(window: QMainWindow, dock: QDockWidget, store: QSettings, placed_key: str) -> QDockWidget:
+    """Show ``dock`` where the person left it (the window's saved state), else by the rule above.
+
+    The two-coder queue opens by the same rule (:mod:`gui.sample.disagreements`): docked at the
+    bottom with no size, it left the value and the evidence one row each at 1280×800.
+    """
     window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
-    placed = str(store.value(PLACED_KEY, "")) == "1"
+    placed = str(store.value(placed_key, "")) == "1"
     if placed and window.restoreDockWidget(dock):
         dock.show()
         return dock
-    store.setValue(PLACED_KEY, "1")
+    store.setValue(placed_key, "1")
     room = room_below(window)
     if room >= MIN_HEIGHT:
         dock.show()

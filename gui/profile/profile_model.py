@@ -8,7 +8,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyMod
 from PySide6.QtGui import QColor
 
 from core.profile import entries as profile_entries
-from gui.profile.profile_summary import statuses_of
+from gui.profile.profile_summary import NOT_CODED, UNCODED, statuses_of
 
 COLUMNS = ("Feature", "Name", "Value", "Status", "Pages", "Database", "Agreement")
 FEATURE, NAME, VALUE, STATUS, PAGES, DATABASE, AGREEMENT = range(len(COLUMNS))
@@ -101,7 +101,8 @@ class ProfileFilterModel(QSortFilterProxyModel):
     """Filters by free text (feature id, name, value) and by a status filter key; sorts by the SortRole.
 
     A key is a status of core's or a group of them (:func:`gui.profile.profile_summary.statuses_of`:
-    "uncoded" is every status the coder has not decided).
+    "uncoded" is every status the coder has not decided).  The rows of the set's untouched features
+    (:data:`gui.profile.profile_summary.NOT_CODED`) show only under "uncoded".
     """
 
     def __init__(self, parent=None) -> None:
@@ -134,6 +135,8 @@ class ProfileFilterModel(QSortFilterProxyModel):
         model = self.sourceModel()
         e = model.entry(row)
         if self.statuses and e.status not in self.statuses:
+            return False
+        if e.status == NOT_CODED and self.status != UNCODED:
             return False
         if self.text:
             hay = " ".join((e.feature_id, e.name, e.label or "", e.status)).casefold()

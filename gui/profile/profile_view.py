@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.coding.feature_sets import FOUR
 from gui.common.operations import Operation, OperationRunner, replace
 from gui.common.settings import AppSettings, llm_configured
 from gui.profile import profile_backend as backend
@@ -50,8 +51,9 @@ from gui.profile.profile_summary import NO_MODEL, estimate_text, status_choices,
 from gui.profile.references import ReferenceSource
 
 CONFIRM_ABOVE_USD = 1.0
-BUILTIN_SETS = (("paper", "The paper's four (81A, 49A, GB107, polar questions)"), ("grambank", "All of Grambank"),
-                ("wals", "All of WALS"))
+BUILTIN_SETS = ((FOUR, "Word order (81A), number of cases (49A), negation by an affix (GB107) and polar questions "
+                       "(116A): the four features of Kornilov & Shavrina's study (also called 'paper')"),
+                ("grambank", "All of Grambank (195 features)"), ("wals", "All of WALS (192 features)"))
 
 
 class ProfileView(BatchFileActions, ExportActions, QWidget):
@@ -81,6 +83,9 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
         self.pending: list[str] = []
         self.estimated: Any | None = None
         self.bibtex_dialog: BibtexDialog | None = None
+        self.export_parent: Path | None = None
+        self.export_question: QMessageBox | None = None
+        self.export_box: QMessageBox | None = None
         self._batch: Operation | None = None
         self._file_op: Operation | None = None  # writing a batch file or importing its results
         self._file_kind = "written"  # which of the two (see FILE_CANCEL_NOTES)
@@ -103,6 +108,10 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
         run_row = QHBoxLayout()
         self.set_combo = QComboBox()
         self.set_combo.setEditable(True)
+        # as wide as a short name: the study's four ("word-order-case-negation-questions") widened the dock over the
+        # value list at 1280×800; the list that opens is as wide as its longest name
+        self.set_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.set_combo.setMinimumContentsLength(12)
         self.set_combo.setAccessibleName("Feature set")
         self.set_combo.setToolTip("A built-in set, a saved list, or feature ids separated by commas (81A,GB107)")
         self.mode_combo = QComboBox()
@@ -187,7 +196,7 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
 
         self.filter_edit.textChanged.connect(self.proxy.set_text)
         self.status_combo.currentIndexChanged.connect(lambda: self.proxy.set_status(self.status_combo.currentData()))
-        self.set_combo.currentTextChanged.connect(lambda _text: self.update_estimate())
+        self.set_combo.currentTextChanged.connect(lambda _text: (self.update_estimate(), self.refresh()))
         self.mode_combo.currentIndexChanged.connect(lambda _i: self.update_estimate())
         self._fill_sets([])
 
@@ -200,7 +209,8 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
             self.set_combo.setItemData(self.set_combo.count() - 1, text, Qt.ItemDataRole.ToolTipRole)
         for name in lists:
             self.set_combo.addItem(name)
-        self.set_combo.setEditText(current or "paper")
+        self.set_combo.setEditText(current or FOUR)
+        self.set_combo.view().setMinimumWidth(self.set_combo.view().sizeHintForColumn(0) + 24)
         self.set_combo.blockSignals(False)
 
     # ------------------------------------------------------------------ state
@@ -234,20 +244,21 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
             self.model.set_profile([], None)
             self.summary_label.setText("Open a project to see its profile.")
             return None
-        path, refs = self.project_path, self.references
-        self._snapshot = replace(self._snapshot, Operation(self.runner, lambda p: backend.snapshot(path, refs))
+        path, refs, feature_set = self.project_path, self.references, self.feature_set()
+        self._snapshot = replace(self._snapshot, Operation(self.runner,
+                                                           lambda p: backend.snapshot(path, refs, feature_set))
                                  .success(self._show_snapshot)
                                  .failure(lambda exc: self.summary_label.setText(getattr(exc, "message", str(exc)))))
         return self._snapshot
 
     def _show_snapshot(self, snap: backend.Snapshot) -> None:
-        self.model.set_profile(snap.entries, snap.agreement)
+        self.model.set_profile(snap.entries + snap.not_started, snap.agreement)
         self.table.resizeColumnToContents(0)
         for col in (2, 3, 4, 5, 6):
             self.table.resizeColumnToContents(col)
             self.table.setColumnWidth(col, min(self.table.columnWidth(col), 260))
         self._fill_sets(snap.lists)
-        self._count_statuses([e.status for e in snap.entries])
+        self._count_statuses([e.status for e in snap.entries + snap.not_started])
         self.summary_label.setText(summary_line(snap.entries, snap.agreement))
         self.update_estimate()
         self.refreshed.emit()

@@ -43,6 +43,7 @@ from core.sample.coders import CoderComparison, CoderValue, Disagreement
 from gui.common.operations import Operation, OperationRunner
 
 Report = Callable[[str, BaseException], object]
+QUEUE_PLACED_KEY = "window/disagreementDockPlaced"
 
 
 def describe(v: CoderValue) -> str:
@@ -261,6 +262,7 @@ def show_pins(window, d: Disagreement) -> None:
 def open_disagreement_queue(window, b_path: str | Path | None = None) -> DisagreementQueue | None:
     """Project → Compare with another coder's file…: the queue in a dock of the main window (A: its project)."""
     from gui.common import file_dialogs
+    from gui.profile.profile_dock import place_dock
 
     a_path = window.state.project_path
     if a_path is None:
@@ -269,11 +271,10 @@ def open_disagreement_queue(window, b_path: str | Path | None = None) -> Disagre
     b_path = b_path or file_dialogs.choose_project(window, Path(a_path).parent)
     if b_path is None:
         return None
-    queue = DisagreementQueue(window.runner, window.show_error, lambda: window.settings.reviewer_name, window)
+    queue = DisagreementQueue(window.runner, window.show_error, window.coding.act_reviewer, window)
     dock = QDockWidget("Disagreements between two coders", window, objectName="disagreementDock")
     dock.setWidget(queue)
     dock.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
-    window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
     shown: list[Disagreement] = []
 
     def chosen(d: Disagreement) -> None:
@@ -301,7 +302,7 @@ def open_disagreement_queue(window, b_path: str | Path | None = None) -> Disagre
     window.projectOpened.connect(project_changed)
     dock.destroyed.connect(lambda *_: _disconnect(window.projectOpened, project_changed))
     window.disagreement_queue = queue
-    dock.show()
+    place_dock(window, dock, window.store, QUEUE_PLACED_KEY)  # as the profile dock: never one row of evidence left
     queue.compare(a_path, b_path)
     return queue
 

@@ -32,16 +32,18 @@ from gui.features.features_panel import FeaturesPanel
 from gui.features.value_panel import ValuePanel
 from gui.pdf.pdf_toolbar import PdfToolbar
 from gui.pdf.pdf_view import Highlight, PdfView
-from gui.profile.profile_dock import dock_profile
 from gui.profile.profile_view import ProfileView
 from gui.profile.references import ReferenceSource, connect_references
 from gui.project.language_line import LanguageLine
 from gui.project.open_grammar import pdf_start, project_start
 from gui.project.project_controller import ProjectController
 from gui.project.restore_dialog import restore_action
-from gui.window.about import show_about
-from gui.window.menus import add_toolbar, fill_menu_bar, make_action, recent_menu, sample_actions
+from gui.window.coder_name import CoderNameDialog, ask_coder_name
+from gui.window.menus import add_toolbar, fill_menu_bar, help_actions, make_action, recent_menu, sample_actions
 from gui.window.offline_banner import OfflineBanner
+from gui.window.pass_focus import PassFocus
+from gui.window.profile_wiring import build_profile_dock
+from gui.window.quitting import stop_work
 from gui.window.window_layout import WindowLayout, named_splitter
 
 
@@ -73,6 +75,7 @@ class MainWindow(QMainWindow):
         self.profile_view: ProfileView | None = None
         self.profile_dock: QDockWidget | None = None
         self.settings_dialog: SettingsDialog | None = None
+        self.coder_dialog: CoderNameDialog | None = None
         self.last_message_box: QMessageBox | None = None
         self.first_page_seconds: float | None = None
         self._open_started = 0.0
@@ -159,8 +162,7 @@ class MainWindow(QMainWindow):
         self.act_cancel.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.act_profile = act("&Profile and export…", "Ctrl+Shift+P", self.show_profile_view,
                                "The profile: batch runs, review, agreement with WALS/Grambank, CLDF export")
-        self.act_about = act("&About GrammarLens", None, lambda: show_about(self),
-                             "Version, method and data credits (WALS, Grambank)")
+        self.act_keys, self.act_about = help_actions(self, self.evidence_panel.table)  # Help → Keys…, About
         self.act_restore = restore_action(self, self.projects)  # Project → Restore from backup…
         self.act_sample, self.act_compare = sample_actions(self)  # the Sample window; a second coder's file
         self.recent_menu = recent_menu(self, lambda menu: ask.fill_recent_menu(menu, self.store, self.open_project))
@@ -171,7 +173,7 @@ class MainWindow(QMainWindow):
             ("&View", (self.act_find_feature, self.act_search, self.act_next_hit, self.act_prev_hit,
                        self.act_goto, self.act_zoom_in, self.act_zoom_out, self.act_fit)),
             ("&Feature", (self.act_classify, self.act_accept, self.act_note, self.act_pass, self.act_profile)),
-            ("&Sample", (self.act_sample,)), ("&Help", (self.act_about,))))
+            ("&Sample", (self.act_sample,)), ("&Help", (self.act_keys, self.act_about))))
         add_toolbar(self, (self.act_open_pdf, self.act_open, None, self.pdf_toolbar, None, self.act_settings))
 
     def _connect(self) -> None:
@@ -208,6 +210,8 @@ class MainWindow(QMainWindow):
         connect_coding(self.coding, self.coding_panel, self.pass_bar, self.evidence_panel, self.pdf_view, v,
                        self._apply_highlights, self.select_feature, self.features_panel.model)
         self.coding.stored.connect(self.reviewStored)
+        self.coding.name_asker = partial(ask_coder_name, self)  # who is coding: asked at the first act, once
+        self.pass_focus = PassFocus(self.pass_bar, self.centralWidget(), (self.pdf_view,), self.coding)
 
     def save_layout(self) -> None:
         """Window geometry, splitters and zoom; for the open project, its feature and page."""
@@ -377,21 +381,14 @@ class MainWindow(QMainWindow):
     def show_profile_view(self) -> ProfileView:
         """The profile dock, built on first use; it follows the open project and opens features here."""
         if self.profile_view is None or self.profile_dock is None:
-            view = ProfileView(self.runner, lambda: self.settings, self, self.references)
-            self.projectOpened.connect(view.set_project)
-            self.reviewStored.connect(view.refresh)
-            self.classificationFinished.connect(view.refresh)
-            self.projects.languageChanged.connect(lambda _name: view.language_changed())
-            view.featureActivated.connect(self.select_feature)  # brings its best paragraph into view
-            view.set_project(self.state.project_path)
-            self.profile_view, self.profile_dock = view, dock_profile(self, view, self.store)
+            self.profile_view, self.profile_dock = build_profile_dock(self)
         self.profile_dock.show()
         self.profile_dock.isFloating() or self.profile_dock.raise_()  # a tab brought forward (floating: shown)
         return self.profile_view
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        """Cancel running work, wait for the threads, save the layout, close the project."""
-        self.runner.shutdown()
+        """Stop running work (under a second: :mod:`gui.window.quitting`), save the layout, close the project."""
+        stop_work(self.runner)
         self.save_layout()
         self.projects.close()
         self.pdf_view.close_document()

@@ -48,6 +48,18 @@ def sample_actions(window: QMainWindow) -> tuple[QAction, QAction]:
     return sample, compare
 
 
+def help_actions(window: QMainWindow, evidence: QWidget) -> tuple[QAction, QAction]:
+    """Help → Keys… (F1: every key, :mod:`gui.window.keys_dialog`, with ``evidence``'s own) and About."""
+    from gui.window.about import show_about
+    from gui.window.keys_dialog import show_keys
+
+    keys = make_action(window, "&Keys…", "F1", lambda: show_keys(window, evidence.actions()),
+                       "Every key of the window and of the coding pass")
+    about = make_action(window, "&About GrammarLens", None, lambda: show_about(window),
+                        "Version, method and data credits (WALS, Grambank)")
+    return keys, about
+
+
 def fill_menu_bar(window: QMainWindow, menus: Sequence[tuple[str, Sequence[Item]]]) -> None:
     """One menu per (title, items); a QMenu item becomes a submenu."""
     for title, items in menus:

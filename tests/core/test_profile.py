@@ -248,3 +248,20 @@ def test_cli_profile_killed_mid_run_resumes_without_asking_twice(armenian_projec
     assert len(in_flight) == 2 and in_flight <= rest
     assert twice == in_flight and all(n <= 2 for n in by_feature.values())  # only the 2 answers lost in flight
     assert sum(by_feature.values()) == len(canned_answers.chat_requests) == len(PROFILE_FEATURES) + 2
+
+
+def test_the_studys_four_have_a_descriptive_name_and_paper_still_works(tmp_path) -> None:
+    """Issue 29: "paper" is jargon to a linguist; the old id keeps working (CLI, saved jobs and passes)."""
+    from core.coding.feature_sets import BUILTIN_SETS, FOUR, canonical_set
+    from core.errors import GrammarLensError
+    from core.profile import resolve_feature_set, save_feature_list
+    from core.store import create_project
+
+    assert BUILTIN_SETS[0] == FOUR == "word-order-case-negation-questions"
+    assert canonical_set(" Paper ") == FOUR and canonical_set("grambank") == "grambank"
+    with create_project(tmp_path / "p.grammarlens") as project:
+        assert resolve_feature_set(project, FOUR) == resolve_feature_set(project, "paper") == [
+            "81A", "49A", "GB107", "116A*"]
+        for name in (FOUR, "paper"):
+            with pytest.raises(GrammarLensError):
+                save_feature_list(project, name, ["81A"])

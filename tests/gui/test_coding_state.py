@@ -10,6 +10,7 @@ import pytest
 from core import coding
 from core.catalog import load_catalog
 from core.coding.coding_pass import ActUndone
+from core.coding.feature_sets import FOUR
 from gui.coding.coding_session import PassSession
 from gui.coding.coding_state import (
     CodingView,
@@ -66,11 +67,14 @@ def test_memory_is_read_back_only_for_a_set_and_filter_that_still_exist() -> Non
     stored = {f"{PassMemory.group('/p/x.grammarlens')}/{k}": v for k, v in memory.items().items()}
     group = PassMemory.group("/p/x.grammarlens")
     assert group == "coding_pass/|p|x.grammarlens"
-    read = PassMemory.read(lambda name: stored.get(f"{group}/{name}"), ("paper", "grambank", "wals"))
+    read = PassMemory.read(lambda name: stored.get(f"{group}/{name}"), (FOUR, "grambank", "wals"))
     assert read == memory and "GB024" in read.offer() and "uncoded" in read.offer()
     assert PassMemory.read(lambda name: {"set": "mine", "filter": "all"}.get(name), ("paper",)) is None  # list gone
     assert PassMemory.read(lambda name: {"set": "wals", "filter": "odd"}.get(name), ("wals",)) is None
     assert PassMemory.read(lambda name: None, ("wals",)) is None
+    # a pass saved over "paper" (the study's four before issue 29) continues under today's name
+    old = PassMemory.read(lambda name: {"set": "paper", "filter": "all", "feature": "49A"}.get(name), (FOUR,))
+    assert old == PassMemory(FOUR, coding.ALL, "49A")
 
 
 @pytest.mark.parametrize("filter, decided, expected", [
@@ -86,7 +90,7 @@ def test_a_session_continues_where_the_pass_stood(llm_project, filter, decided, 
     assert resume is not None and session.view("81A").resume_at == "GB257" and session.view("81A").filter == filter
     assert session.start(project, None, None, current="81A") == expected
     assert session.view(expected).active and session.resume is None  # offered once
-    assert session.memory(expected) == PassMemory("paper", filter, expected)
+    assert session.memory(expected) == PassMemory(FOUR, filter, expected)  # "paper" is shown by its name today
     session.stop()
     assert session.start(project, None, None, current="81A") == "81A"  # a new pass starts at the feature on screen
 

@@ -129,3 +129,23 @@ def test_coding_in_the_window_recounts_the_docks_status_filter(qtbot, main_windo
     assert view.proxy.rowCount() == 1 and view.proxy.index(0, 0).data() == "81A"
     qtbot.wait(50)
     assert window.profile_dock.grab().save("/tmp/grammarlens-profile-dock-coded.png")
+
+
+def test_the_docks_not_coded_yet_counts_the_set_the_coder_is_coding(qtbot, main_window, demo_project) -> None:
+    """Issue 29: coding Grambank by keys, "not coded yet" said 0 with 194 of 195 untouched."""
+    window = main_window
+    _open_feature(qtbot, window, demo_project)
+    view = _open_dock(qtbot, window)
+    with qtbot.waitSignal(view.refreshed, timeout=WAIT_MS):
+        assert window.coding.start_pass("grambank")  # the dock takes the pass's set
+    assert view.feature_set() == "grambank"
+    with qtbot.waitSignal(view.refreshed, timeout=WAIT_MS):
+        assert window.coding.set_value("?")  # the pass's first Grambank feature
+    combo = view.status_combo
+    assert combo.itemText(combo.findData("uncoded")) == "not coded yet (194)"
+    combo.setCurrentIndex(combo.findData("uncoded"))
+    assert view.proxy.rowCount() == 194
+    view.set_feature_set("81A,49A")  # typed in the dock: kept, the pass does not take it back on its next step
+    with qtbot.waitSignal(view.refreshed, timeout=WAIT_MS):
+        window.coding.next()
+    assert view.feature_set() == "81A,49A" and combo.itemText(combo.findData("uncoded")) == "not coded yet (2)"

@@ -13,6 +13,7 @@ from core.records import decisions as records
 from gui.profile.profile_summary import (
     ALL,
     FILTER_KEYS,
+    NOT_CODED,
     UNCODED,
     estimate_text,
     status_choices,
@@ -31,7 +32,8 @@ def test_the_module_imports_no_qt() -> None:
 def test_the_filter_holds_every_status_of_core_with_the_coders_first() -> None:
     assert set(profile_entries.STATUSES) | {ALL, UNCODED} == set(FILTER_KEYS)
     assert FILTER_KEYS[:6] == (ALL, records.CODED, records.ACCEPTED, records.OVERRIDDEN, records.UNKNOWN, records.NOTE)
-    assert statuses_of(UNCODED) == set(profile_entries.STATUSES) - set(records.VALUE_STATUSES)
+    # the dock's own "not coded" rows (the set's features nothing happened to) belong to "not coded yet" only
+    assert statuses_of(UNCODED) == set(profile_entries.STATUSES) - set(records.VALUE_STATUSES) | {NOT_CODED}
     assert statuses_of(ALL) == frozenset() and statuses_of("coded") == {"coded"}
 
 
@@ -42,6 +44,8 @@ def test_each_choice_counts_its_rows() -> None:
     assert labels["unknown"] == 'unknown "?" (2)' and labels[UNCODED] == "not coded yet (3)"
     assert labels["accepted"] == "accepted (0)"  # listed all the same: the person learns the status exists
     assert all(c.tooltip for c in status_choices([]))
+    with_untouched = {c.key: c.label for c in status_choices(rows + [NOT_CODED] * 185)}
+    assert with_untouched[UNCODED] == "not coded yet (188)" and with_untouched[ALL] == "All statuses (17)"
 
 
 def test_the_summary_counts_in_the_filters_order() -> None:

@@ -74,7 +74,8 @@ def test_the_status_filter_lists_the_coded_and_unknown_values_with_their_counts(
     assert set(STATUSES) <= set(labels)  # every status of core's, none retyped
     assert labels["coded"] == "coded (2)" and labels["unknown"] == 'unknown "?" (1)'
     assert labels[""] == "All statuses (3)" and labels["predicted"] == "predicted (0)"
-    assert labels["uncoded"] == "not coded yet (0)"
+    # the paper's set (the default): 49A and the seven polar-question parts of 116A* are not coded yet
+    assert labels["uncoded"] == "not coded yet (8)"
     assert list(labels)[:6] == ["", "coded", "accepted", "overridden", "unknown", "note"]  # the coder's first
 
     view.status_combo.setCurrentIndex(view.status_combo.findData("coded"))
@@ -111,3 +112,36 @@ def test_offline_the_estimate_quotes_no_cost(qtbot, gui_store, demo_project) -> 
         assert "No model is set up" in view.estimate_label.text() and not view.running
     finally:
         assert runner.shutdown(10_000)
+
+
+# -------------------------------------------------------- issue 29: "not coded yet" counts what is not coded
+def test_not_coded_yet_counts_every_feature_of_the_set_nobody_decided(qtbot, view, demo_project) -> None:
+    """185 of Grambank's 195 features untouched: the filter said 0, because they had no row at all."""
+    from core.catalog import load_catalog
+    from gui.profile.profile_summary import NOT_CODED, UNCODED
+
+    grambank = [f.id for f in load_catalog().by_dataset("Grambank")]
+    _code(demo_project, *((fid, "1") for fid in grambank[:9]), ("GB107", "?"), ("81A", "SOV"))
+    with qtbot.waitSignal(view.refreshed, timeout=WAIT_MS):
+        view.set_project(demo_project)
+    with qtbot.waitSignal(view.refreshed, timeout=WAIT_MS):
+        view.set_feature_set("grambank")
+    decided = len(set(grambank[:9]) | {"GB107"})
+    labels = _labels(view)
+    assert labels[UNCODED] == f"not coded yet ({len(grambank) - decided})" == "not coded yet (185)"
+    assert labels[""] == "All statuses (11)"  # the profile's rows, as exported: no empty rows among them
+    assert view.proxy.rowCount() == 11 and view.summary_label.text().startswith("11 values")
+
+    view.status_combo.setCurrentIndex(view.status_combo.findData(UNCODED))
+    rows = range(view.proxy.rowCount())
+    shown = [view.model.entry(view.proxy.mapToSource(view.proxy.index(r, 0)).row()) for r in rows]
+    assert len(shown) == 185 and {e.status for e in shown} == {NOT_CODED}
+    assert not {e.feature_id for e in shown} & (set(grambank[:9]) | {"GB107", "81A"})
+    with qtbot.waitSignal(view.featureActivated, timeout=1000) as activated:
+        view.table.doubleClicked.emit(view.proxy.index(0, 0))
+    assert activated.args[0] == shown[0].feature_id  # opens in the window, to be coded
+
+    _code(demo_project, (shown[0].feature_id, "?"))  # coding one takes it off the list
+    with qtbot.waitSignal(view.refreshed, timeout=WAIT_MS):
+        view.refresh()
+    assert _labels(view)[UNCODED] == "not coded yet (184)" and view.proxy.rowCount() == 184

@@ -1,0 +1,59 @@
+"""The first act's question: who is coding?  Asked once, then kept in the settings (and for the CLI).
+
+Why at the first act and not at start: a person who only reads a grammar, or opens the demo, is
+never bothered; the name matters the moment a value is stored under it (a second coder's queue
+shows it for each side).  Before, nobody was asked and every act read as the login name ("root").
+A cancelled question is not asked again in this session; the act is then stamped with the login
+name, and the name can be given later under Settings → Reviewer name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QLineEdit, QVBoxLayout, QWidget
+
+from core.coding.reviewer import reviewer_name
+
+if TYPE_CHECKING:
+    from gui.window.main_window import MainWindow
+
+
+class CoderNameDialog(QDialog):
+    """"Who is coding?" with one line for the name; OK only once a name is typed."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Who is coding?")
+        layout = QVBoxLayout(self)
+        intro = QLabel("<b>Your name, please.</b><br>Every value you decide is stored with your name, so that a "
+                       "second coder, a reviewer and the exports can tell who decided what. You are asked once; "
+                       "change it under Settings (Ctrl+,) → Reviewer name.")
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        self.name_edit = QLineEdit()
+        self.name_edit.setAccessibleName("Your name")
+        self.name_edit.setPlaceholderText("e.g. Ana Souza")
+        layout.addWidget(self.name_edit)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(f"Not now (use “{reviewer_name()}”)")
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+        ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        ok.setEnabled(False)
+        self.name_edit.textChanged.connect(lambda text: ok.setEnabled(bool(text.strip())))
+        self.setMinimumWidth(460)
+
+    def name(self) -> str:
+        return self.name_edit.text().strip()
+
+
+def ask_coder_name(window: MainWindow) -> str:
+    """Ask the coder's name (modal: the act waits for it); a name given is saved in the window's settings."""
+    dialog = window.coder_dialog = CoderNameDialog(window)
+    if dialog.exec() == QDialog.DialogCode.Accepted and dialog.name():
+        window.apply_settings(replace(window.settings, reviewer=dialog.name()))
+    window.activateWindow()  # the keys go back to the window (and its pass) even where no window manager does it
+    return window.settings.reviewer_name
