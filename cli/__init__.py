@@ -66,6 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     (a bad command line or value, a missing file...), 130 cancelled.  A bug never prints a bare
     traceback: it is named as a bug, and ``GRAMMARLENS_DEBUG=1`` shows the traceback as well.
     """
+    _warn_about_failed_backups()
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -94,6 +95,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("hint: Please report it with the command you ran; run it again with GRAMMARLENS_DEBUG=1 to see the "
               "traceback.", file=sys.stderr)
         return 1
+
+
+def _warn_about_failed_backups() -> None:
+    """A backup that fails on opening never stops a command, but it is said at once, on stderr."""
+    from core.store.opening import on_backup_problem
+
+    on_backup_problem(_print_backup_warning)
+
+
+def _print_backup_warning(project: object, problem: GrammarLensError) -> None:
+    print(f"warning: no backup was made of {project}: {problem.message} {problem.hint}".rstrip(), file=sys.stderr)
 
 
 def _silence_stdout() -> None:
