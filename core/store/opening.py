@@ -29,7 +29,6 @@ from core.store.database import (
 )
 from core.store.migrations import MIGRATIONS
 
-
 # Told at once when the automatic backup of a project being opened fails (the CLI prints a warning line).
 _BACKUP_PROBLEM_LISTENERS: list[Callable[[Path, ProjectError], None]] = []
 

@@ -99,7 +99,8 @@ def _refuse_the_project_itself(project_path: Path, backup_path: Path) -> None:
 
 def _check_source(project_path: Path, backup_path: Path) -> Identity | None:
     """Refuse a source that is damaged or too new, before anything changes; returns its identity."""
-    hint = f"Nothing was changed. Choose another backup (list them with: python main.py restore \"{project_path}\" --list)."
+    hint = ("Nothing was changed. Choose another backup "
+            f"(list them with: python main.py restore \"{project_path}\" --list).")
     problem = check_backup(backup_path)
     if problem is not None:
         raise ProjectError(f"{backup_path} cannot be restored: {problem}.", hint)
