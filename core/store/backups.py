@@ -150,13 +150,14 @@ def backup_if_due(project: ProjectDatabase, reason: str = "open", interval: time
 def prune(project_path: Path, keep: tuple[Path, ...] | Path | None = None) -> list[Path]:
     """Delete the backups that fall outside the rotation; returns the deleted paths.
 
-    Never deleted: the newest :data:`KEEP_LAST` (by acts held), the newest of each of the last
-    :data:`KEEP_DAYS` days, the ``before-restore`` copies of those days (and the newest
+    Never deleted: the newest :data:`KEEP_LAST` (by acts held, ``before-restore`` copies counted
+    apart so that trying backups one by one never pushes the untried ones out), the newest of each
+    of the last :data:`KEEP_DAYS` days, the ``before-restore`` copies of those days (and the newest
     :data:`KEEP_LAST` of them), ``keep``, and a backup another process is reading.
     """
     backups = list_backups(project_path)
-    kept = {b.path for b in backups[:KEEP_LAST]}
-    restores = [b for b in backups if b.reason == "before-restore"]
+    restores = [b for b in backups if b.reason == "before-restore"]  # counted apart: they never crowd others out
+    kept = {b.path for b in [b for b in backups if b.reason != "before-restore"][:KEEP_LAST]}
     kept |= {b.path for b in restores[:KEEP_LAST]}
     today = datetime.now(UTC).date()
     newest_per_day: dict[object, Path] = {}

@@ -88,6 +88,7 @@ def open_project(path: str | os.PathLike[str], *, create: bool = False, readonly
         return _connect_read_only(target, places.read_only_mode(target, inspected) if media_read_only else "rw",
                                   reason)
     project = _connect_existing(target, inspected)
+    backups.remove_leftovers(target)  # what killed backups and restores left (never a file in use)
     if backup:
         try:
             backups.backup_if_due(project, reason="open")
