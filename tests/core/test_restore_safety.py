@@ -91,14 +91,49 @@ def test_restore_from_the_oldest_of_five_same_day_backups_keeps_every_backup(pro
     assert "state-4" in live_notes(project_path)
 
 
+def _import_project(folder: Path) -> tuple[Path, Path, int]:
+    """The Testish project with a results file answering every Grambank and WALS feature (774 lines)."""
+    from core.profile import BatchSettings, resolve_feature_set
+    from core.profile.batch_files import write_batch_requests
+    from core.retrieval import RetrievalSettings
+    from tests.core.test_batch_import_garbage import LLM, dumps, result_for
+    from tests.fixtures_llm import make_llm_project
+
+    holder = make_llm_project(folder / "testish.grammarlens")
+    holder.project.close()
+    requests, results = folder / "requests.jsonl", folder / "results.jsonl"
+    features = resolve_feature_set(None, "grambank") + resolve_feature_set(None, "wals")
+    for config in ("rag", "baseline"):
+        settings = BatchSettings(mode="llm", config=config, llm=LLM, retrieval=RetrievalSettings(reranker=None))
+        write_batch_requests([holder.path], features, requests, settings, append=True)
+    lines = [dumps(result_for(json.loads(x))) for x in requests.read_text(encoding="utf-8").splitlines()]
+    results.write_bytes(b"\n".join(lines) + b"\n")
+    shutil.rmtree(backups.backup_dir(holder.path), ignore_errors=True)
+    return holder.path, results, len(lines)
+
+
+def _classifications(path: Path) -> int:
+    with open_project(path, readonly=True) as project:
+        return int(project.conn.execute("SELECT count(*) FROM classifications").fetchone()[0])
+
+
 @pytest.mark.slow
-def test_three_writers_across_20_restores_lose_no_acknowledged_act(project_path: Path) -> None:
-    """Finding 2: acts committed between the before-restore backup and the restore were in neither."""
-    (source,) = _same_day_backups(project_path, 1)
-    writers = [worker("writer", str(project_path), f"w{i}", "12") for i in range(3)]
+def test_three_writers_and_an_import_across_20_restores_lose_no_acknowledged_act(tmp_path: Path) -> None:
+    """Finding 2: acts committed between the before-restore backup and the restore were in neither, and an
+    import running across a restore reported "3,510 stored" while the file held 1,174.
+
+    Every acknowledged act is in a before-restore backup or in the file afterwards; the import either
+    says a restore replaced its answers (and the file holds none of them) or its count is the file's.
+    """
+    path, results, total = _import_project(tmp_path)
+    (source,) = _same_day_backups(path, 1)
+    writers = [worker("writer", str(path), f"w{i}", "12") for i in range(3)]
     time.sleep(1.0)
-    restorer = worker("restorer", str(project_path), str(source.path), "20", "0.2")
-    out, err = restorer.communicate(timeout=180)
+    restorer = worker("restorer", str(path), str(source.path), "20", "0.3")
+    time.sleep(0.5)
+    importer = subprocess.Popen([sys.executable, "main.py", "profile", str(path), "--batch-in", str(results), "--json"],
+                                cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, err = restorer.communicate(timeout=240)
     assert restorer.returncode == 0, err
     safeties = [Path(p) for p in json.loads(out.strip().splitlines()[-1])["safeties"]]
     acked: list[str] = []
@@ -106,12 +141,21 @@ def test_three_writers_across_20_restores_lose_no_acknowledged_act(project_path:
         out, err = w.communicate(timeout=60)
         assert w.returncode == 0, err
         acked += json.loads(out.strip().splitlines()[-1])["acked"]
+    imported_out, imported_err = importer.communicate(timeout=240)
     assert len(safeties) == 20 and all(p.exists() for p in safeties) and source.path.exists()
-    kept = live_notes(project_path)
+    kept = live_notes(path)
     for p in safeties:
         kept |= notes(p)
     lost = [a for a in acked if a not in kept]
     assert len(acked) > 300 and lost == [], f"{len(lost)} of {len(acked)} acknowledged acts lost: {lost[:5]}"
+    in_file = _classifications(path)
+    if importer.returncode == 0:
+        assert json.loads(imported_out.strip().splitlines()[-1])["imported"] == in_file
+    else:
+        assert "restored from a backup" in imported_err and "not in the project any more" in imported_err
+        assert in_file == 0, imported_err
+    print(f"20 restores, 3 writers: {len(acked)} acts acknowledged, {len(lost)} lost; import exit "
+          f"{importer.returncode}, {in_file} of {total} answers in the file")
 
 
 def test_another_projects_backup_and_a_newer_schema_are_refused_leaving_the_file_unchanged(
