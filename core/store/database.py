@@ -177,6 +177,8 @@ class ProjectDatabase:
         replaced the project or removed its ``-wal`` while we had it open, what we write would land
         in a file nobody will ever read again.  Two ``stat`` calls, no descriptor.
         """
+        if not self._guarded:
+            return  # an in-memory copy of the file, not the file
         if _identity(self.path) != self._identity:
             raise ProjectError(
                 f"Project file {self.path} was replaced or moved by another program while it was open.",
