@@ -54,6 +54,9 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
 def _server_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--base-url", type=arg_types.url, default=None,
                    help="another server with the Batch API (default OpenAI)")
+    p.add_argument("--api-key-env", type=arg_types.env_name, default=None, metavar="NAME",
+                   help="environment variable holding the key for --base-url's server "
+                        "(GRAMMARLENS_API_KEY and OPENAI_API_KEY are sent to OpenAI's own API only)")
     p.add_argument("--timeout", type=arg_types.float_range(0, 86_400, low_open=True), default=None,
                    help="seconds per call (default 120)")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
@@ -65,6 +68,7 @@ def _settings(args: argparse.Namespace) -> LlmSettings:
     settings = LlmSettings()
     if args.base_url:
         settings.base_url = args.base_url
+    settings.api_key_env = getattr(args, "api_key_env", None)
     if args.timeout:
         settings.timeout_s = args.timeout
     return settings
