@@ -14,7 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-from PySide6.QtCore import QObject, QSettings, QTimer, Signal
+from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
 
 from core.errors import GrammarLensError
 from core.models import Language
@@ -51,6 +52,14 @@ class ProjectController(QObject):
         self._backup: Operation | None = None
         self.backup_timer = QTimer(self, interval=BACKUP_CHECK_MS)
         self.backup_timer.timeout.connect(self.backup_if_due)
+        app = QGuiApplication.instance()
+        if isinstance(app, QGuiApplication):  # leaving the window makes the file current for a copy or a sync client
+            app.applicationStateChanged.connect(self.application_state_changed)
+
+    def application_state_changed(self, state: Qt.ApplicationState) -> None:
+        """The window lost focus (or is hidden): copy the write-ahead log into the project file now."""
+        if state != Qt.ApplicationState.ApplicationActive and self.project is not None:
+            self.project.checkpoint()
 
     # ------------------------------------------------------------------ open and close
     def open(self, path: str | Path) -> bool:
@@ -74,6 +83,9 @@ class ProjectController(QObject):
         projects.remember_project(target, self.store)
         self.backup_timer.start()
         self.opened.emit(str(target))
+        if project.backup_problem is not None:  # said at once, and it stays until the next message
+            self.message.emit(f"No backup could be taken: {project.backup_problem.message} "
+                              f"{project.backup_problem.hint}".strip(), 0)
         return True
 
     def close(self) -> None:
@@ -81,6 +93,7 @@ class ProjectController(QObject):
             return
         self.aboutToClose.emit()
         self.backup_timer.stop()
+        self.project.checkpoint()  # other connections (jobs) may keep the -wal open: the file is current anyway
         self.project.close()
         self.project = None
         self.state.close_project()
