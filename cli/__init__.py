@@ -73,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "handler", None):
             parser.print_help()
             return 2
-        return int(args.handler(args) or 0)
+        return _run_escaped(args)
     except Cancelled:
         print("Cancelled; nothing half-done was kept.", file=sys.stderr)
         return 130
@@ -95,6 +95,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("hint: Please report it with the command you ran; run it again with GRAMMARLENS_DEBUG=1 to see the "
               "traceback.", file=sys.stderr)
         return 1
+
+
+def _run_escaped(args: argparse.Namespace) -> int:
+    """Run the handler with stdout and stderr escaping control characters (see :mod:`cli.terminal_text`)."""
+    from cli.terminal_text import EscapingWriter
+
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = EscapingWriter(out), EscapingWriter(err)
+    try:
+        return int(args.handler(args) or 0)
+    finally:
+        sys.stdout, sys.stderr = out, err
 
 
 def _warn_about_failed_backups() -> None:

@@ -178,6 +178,7 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _bibtex(args: argparse.Namespace) -> int:
+    from cli.bounded_input import MAX_BIBTEX_BYTES, read_bounded_text
     from core.export import get_bibtex, set_bibtex
     from core.store import open_project
 
@@ -185,7 +186,7 @@ def _bibtex(args: argparse.Namespace) -> int:
     if args.set:  # read before the project is open (and never the project itself: see core.output_paths.refuse_project)
         refuse_project(args.set, "--set", "a BibTeX file (.bib)")
         try:
-            text = args.set.read_text(encoding="utf-8")
+            text = read_bounded_text(args.set, "--set", MAX_BIBTEX_BYTES)
         except OSError as exc:
             raise GrammarLensError(f"Cannot read {args.set}: {exc.strerror or exc}.", "Check the path.") from exc
         except UnicodeDecodeError:
