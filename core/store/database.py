@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import sqlite3
 import threading
 from pathlib import Path
@@ -57,6 +58,8 @@ class ProjectDatabase:
         self.backup_problem: ProjectError | None = None
         self._copy_id: str | None = None  # which copy of the project this connection has been writing to
         self._checkpoint_timer: threading.Timer | None = None
+        # Reads that cannot change during one write transaction (rows are immutable once written), kept for it only.
+        self.transaction_cache: dict[object, object] = {}
         if guard:
             file_guard.register(path)
 
@@ -86,12 +89,17 @@ class ProjectDatabase:
                 with self.db.atomic():  # a SAVEPOINT inside the running transaction
                     yield self.db
             except sqlite3.OperationalError as exc:
+                self.transaction_cache.clear()  # rows read since the savepoint may be gone
                 raise environment_error(self.path, exc) from exc
+            except BaseException:
+                self.transaction_cache.clear()
+                raise
             return
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
             raise environment_error(self.path, exc) from exc
+        self.transaction_cache.clear()
         try:
             self._check_still_ours()
             self._check_not_restored()
@@ -107,6 +115,8 @@ class ProjectDatabase:
         except BaseException:
             _rollback(conn)
             raise
+        finally:
+            self.transaction_cache.clear()
         self._schedule_checkpoint()
 
     def checkpoint(self) -> None:
@@ -235,6 +245,14 @@ def is_damage(exc: sqlite3.Error) -> bool:
     return "not a database" in text or "malformed" in text or "corrupt" in text
 
 
+def _nearly_full(path: Path) -> bool:
+    """Whether the disk holding ``path`` has (almost) no room left: SQLite says "disk I/O error" for that too."""
+    try:
+        return shutil.disk_usage(path.parent).free < 4 * 2 ** 20
+    except OSError:
+        return False
+
+
 def _rollback(conn: sqlite3.Connection) -> None:
     if conn.in_transaction:
         with contextlib.suppress(sqlite3.Error):
@@ -251,7 +269,7 @@ def environment_error(path: Path, exc: sqlite3.Error) -> ProjectError:
         )
     if "readonly" in text or "read-only" in text:
         return read_only_error(path)
-    if "full" in text or "no space" in text:
+    if "full" in text or "no space" in text or ("disk i/o error" in text and _nearly_full(path)):
         return ProjectError(f"The disk holding {path} is full (no space left to write).",
                             f"Free some space on the disk of {path.parent}; the last change was rolled back.")
     if is_damage(exc):

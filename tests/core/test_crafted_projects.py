@@ -115,3 +115,29 @@ def test_a_symlink_to_the_project_is_not_a_backup_of_it(tmp_path: Path) -> None:
 
     with pytest.raises(ProjectError, match="the project itself"):
         restore_backup(path, link)
+
+
+def test_an_act_on_a_feature_with_many_pins_does_not_copy_them(tmp_path: Path) -> None:
+    """With 10,000 pins every act copied them all (320 KB an act); now only a change of the pins stores pins."""
+    from core.models import LabelSource
+    from core.store.repository import insert_document
+
+    path = tmp_path / "pins.grammarlens"
+    with open_project(path, create=True) as project:
+        pages = [(i, str(i), LabelSource.PDF_LABELS, 595.0, 842.0, 100) for i in range(1, 2001)]
+        insert_document(project, sha256="1" * 64, file_name="big.pdf", path=str(tmp_path / "big.pdf"), title="Big",
+                        page_count=2000, label_source=LabelSource.PDF_LABELS, pdf_page_of_printed_1=1, pages=pages,
+                        paragraphs=[])
+        coding.pin(project, "GB020", page_labels=[str(i) for i in range(1, 2001)])
+        for i in range(10):
+            coding.add_note(project, "GB020", f"note {i}")
+        coding.code(project, "GB020", "1")
+        stored = project.conn.execute("SELECT count(*) FROM decision_pins").fetchone()[0]
+        assert stored == 2000  # one copy, shared by the 11 later rows
+        current = coding.current(project, "GB020")
+        assert current is not None and len(current.pins) == 2000 and current.note == "note 9"
+        coding.unpin(project, "GB020", page_labels=["7"])
+        assert len(coding.current(project, "GB020").pins) == 1999
+        coding.undo(project, "GB020")  # the unpin undone: the 2,000 pins count again
+        assert len(coding.current(project, "GB020").pins) == 2000
+        assert all(len(d.pins) in (1999, 2000) for d in coding.history(project, "GB020") if d.action != "undo")
