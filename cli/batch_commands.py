@@ -129,7 +129,7 @@ def _is_requests_file(path) -> bool:
         with open(path, "rb") as fh:  # refuse_project ran first: this is not a project file
             first = fh.readline(1_000_000)
         line = json.loads(first)
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # unreadable, not JSON, or nested too deeply: not a requests file
         return False
     return isinstance(line, dict) and "body" in line and "url" in line and "response" not in line
 
@@ -187,11 +187,13 @@ def _write_batch_file(args: argparse.Namespace, settings: BatchSettings) -> int:
 
 def _import_batch_file(args: argparse.Namespace) -> int:
     """``--batch-in FILE``: 0 when at least the good lines are stored (even if some lines were not), else 2."""
+    from cli.bounded_input import MAX_RESULTS_BYTES, check_input_file
     from cli.progress_printer import stderr_progress
     from core.errors import GrammarLensError
     from core.profile.batch_files import import_batch_results
 
     refuse_project(args.batch_in, "--batch-in", "a batch results file (JSONL)")
+    check_input_file(args.batch_in, "--batch-in", MAX_RESULTS_BYTES)
     if _is_requests_file(args.batch_in):
         raise GrammarLensError(f"--batch-in {args.batch_in} is a requests file (written by --batch-out), not results.",
                                f"Submit it first: batch submit {args.batch_in}; then import what 'batch fetch' writes.")

@@ -101,7 +101,12 @@ def test_leftover_partial_files_are_removed_at_the_next_start_but_not_one_in_use
 
 def test_a_bibtex_file_far_too_large_is_refused_before_it_is_read(testish: Path) -> None:
     result = cli("bibtex", str(testish), "--set", "/dev/zero")
-    assert result.returncode == 2 and b"larger than 1 MB" in result.stderr
+    assert result.returncode == 2 and b"not a regular file" in result.stderr
+    big = testish.with_name("big.bib")
+    with open(big, "wb") as fh:
+        fh.truncate(3 * 2**30)  # sparse: takes no room
+    result = cli("bibtex", str(testish), "--set", str(big))
+    assert result.returncode == 2 and b"more than the 1 MB" in result.stderr
 
 
 def test_a_symlink_to_the_project_is_not_a_backup_of_it(tmp_path: Path) -> None:
