@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import shutil
 from pathlib import Path
 from typing import Iterator
 
@@ -49,5 +50,22 @@ def remove_unless_in_use(path: Path) -> bool:
         except OSError:
             return False
         return True
+    finally:
+        os.close(fd)
+
+
+def remove_folder_unless_in_use(path: Path) -> bool:
+    """Delete the folder ``path`` and what it holds when no process marks it in use; True when it was deleted."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return False
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return False
+        shutil.rmtree(path, ignore_errors=True)
+        return not os.path.exists(path)
     finally:
         os.close(fd)

@@ -146,3 +146,20 @@ def test_an_act_on_a_feature_with_many_pins_does_not_copy_them(tmp_path: Path) -
         coding.undo(project, "GB020")  # the unpin undone: the 2,000 pins count again
         assert len(coding.current(project, "GB020").pins) == 2000
         assert all(len(d.pins) in (1999, 2000) for d in coding.history(project, "GB020") if d.action != "undo")
+
+
+def test_a_killed_exports_staging_folder_is_removed_by_the_next_export_but_not_a_live_one(tmp_path: Path) -> None:
+    from core.export.staging import staged_folder
+    from core.store.file_use import in_use
+
+    target = tmp_path / "export"
+    dead = tmp_path / ".export.deadbeef.partial"
+    dead.mkdir()
+    (dead / "values.csv").write_text("half written", encoding="utf-8")
+    live = tmp_path / ".export.cafe0123.partial"
+    live.mkdir()
+    with in_use(live):  # another export writing at this moment
+        with staged_folder(target) as staging:
+            (staging / "values.csv").write_text("whole", encoding="utf-8")
+        assert not dead.exists() and live.exists()
+    assert (target / "values.csv").read_text(encoding="utf-8") == "whole"
