@@ -55,6 +55,9 @@ def restore_backup(project_path: Path, backup_path: Path, *, other_project: str 
     project_path = _real(Path(project_path))
     backup_path = Path(backup_path).absolute()
     _refuse_the_project_itself(project_path, backup_path)
+    if not backup_path.is_file():
+        raise ProjectError(f"Backup {backup_path} does not exist (or is not a file).",
+                           f"List the backups with: python main.py restore \"{project_path}\" --list")
     with contextlib.ExitStack() as stack:
         stack.enter_context(in_use(backup_path))  # another process's rotation leaves it alone
         source = _check_source(project_path, backup_path)
@@ -184,6 +187,9 @@ def _locked_swap(project: ProjectDatabase, staged: Path, backup_path: Path) -> t
     except sqlite3.Error as exc:
         raise ProjectError(f"Restoring {backup_path.name} into {project.path} failed: {exc}.",
                            "Nothing was changed: the project still holds what it held before.") from exc
+    except ProjectError as exc:  # the before-restore backup could not be written: no restore without it
+        raise ProjectError(f"Nothing was restored: the current state of {project.path.name} could not be kept "
+                           f"as a backup first ({exc.message.rstrip('.')}).", exc.hint) from exc
     finally:
         source.close()
     safety = taken["safety"]

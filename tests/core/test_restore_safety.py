@@ -262,3 +262,18 @@ def test_kill_9_during_a_restore_20_times_leaves_a_whole_file_and_every_backup(p
     print(f"kill -9 during restore: 20 kills, states seen {sorted(states)}")
     assert not list(project_path.parent.glob("*.partial"))  # the next start removed what killed runs left
     assert not list(backups.backup_dir(project_path).glob("*.partial"))
+
+
+def test_no_restore_without_the_before_restore_backup(project_path: Path, tmp_path: Path) -> None:
+    """When the state a restore would replace cannot be kept as a backup first, nothing is restored."""
+    (saved,) = _same_day_backups(project_path, 1)
+    elsewhere = tmp_path / "kept-elsewhere.grammarlens-backup"
+    shutil.copy(saved.path, elsewhere)
+    with open_project(project_path, backup=False) as project:
+        coding.add_note(project, "GB020", "current")
+    shutil.rmtree(backups.backup_dir(project_path))
+    backups.backup_dir(project_path).write_text("a file where the backups folder goes")
+    before = sha(project_path)
+    result = cli("restore", str(project_path), "--from", str(elsewhere))
+    assert result.returncode == 2 and "Nothing was restored" in result.stderr, result.stderr
+    assert sha(project_path) == before and "current" in live_notes(project_path)
