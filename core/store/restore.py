@@ -122,22 +122,43 @@ def _check_source(project_path: Path, backup_path: Path) -> Identity | None:
 
 def _check_same_project(project: ProjectDatabase, live: Identity | None, source: Identity | None,
                         backup_path: Path, other_project: str | None) -> None:
-    """Refuse another project's backup unless ``other_project`` names it (its project id)."""
-    if source is None or live is None or source.project_id == live.project_id:
-        return
-    if other_project and len(other_project) >= 8 and source.project_id.startswith(other_project.lower()):
+    """Refuse another project's backup unless ``other_project`` names it (its project id).
+
+    A backup older than schema 7 has no id: it counts as another project's when both name a
+    language and the names differ, or both hold grammars and share none.
+    """
+    if live is None or (source is not None and source.project_id == live.project_id):
         return
     conn = sqlite3.connect(sqlite_uri(backup_path, "immutable"), uri=True)
     try:
         theirs = language_name(conn) or "no language set"
+        if source is None and not _looks_like_another_project(conn, project.conn):
+            return
     finally:
         conn.close()
+    their_id = source.project_id[:8] if source is not None else "none"
+    if other_project and (other_project.lower() == their_id or (
+            len(other_project) >= 8 and source is not None and source.project_id.startswith(other_project.lower()))):
+        return
     ours = language_name(project.conn) or "no language set"
     raise ProjectError(
-        f"{backup_path.name} is a backup of another project ({theirs}, id {source.project_id[:8]}), "
+        f"{backup_path.name} is a backup of another project ({theirs}, id {their_id}), "
         f"not of {project.path.name} ({ours}, id {live.project_id[:8]}).",
         f"Nothing was changed. To replace {project.path.name} with that other project on purpose, run: "
-        f"python main.py restore \"{project.path}\" --from \"{backup_path}\" --other-project {source.project_id[:8]}")
+        f"python main.py restore \"{project.path}\" --from \"{backup_path}\" --other-project {their_id}")
+
+
+def _looks_like_another_project(backup: sqlite3.Connection, live: sqlite3.Connection) -> bool:
+    """For a backup without a project id: another language, or other grammars only."""
+    ours, theirs = language_name(live), language_name(backup)
+    if ours and theirs and ours.strip().lower() != theirs.strip().lower():
+        return True
+    try:
+        our_books = {r[0] for r in live.execute("SELECT sha256 FROM documents")}
+        their_books = {r[0] for r in backup.execute("SELECT sha256 FROM documents")}
+    except sqlite3.Error:
+        return False
+    return bool(our_books and their_books and not our_books & their_books)
 
 
 def _stage(project_path: Path, backup_path: Path, stack: contextlib.ExitStack, *,

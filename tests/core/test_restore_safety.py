@@ -277,3 +277,30 @@ def test_no_restore_without_the_before_restore_backup(project_path: Path, tmp_pa
     result = cli("restore", str(project_path), "--from", str(elsewhere))
     assert result.returncode == 2 and "Nothing was restored" in result.stderr, result.stderr
     assert sha(project_path) == before and "current" in live_notes(project_path)
+
+
+def _old_backup(path: Path, language: str) -> Path:
+    """A backup written before projects had an id (schema 6), of a project of ``language``."""
+    import sqlite_utils
+
+    db = sqlite_utils.Database(path)
+    db.execute(f"PRAGMA application_id = {0x474C4E53}")
+    for number, migration in enumerate(MIGRATIONS[:6], start=1):
+        migration(db)
+        db.execute(f"PRAGMA user_version = {number}")
+    db.execute("INSERT INTO language (id, name, glottocode, source) VALUES (1, ?, NULL, 'user')", (language,))
+    db.conn.commit()
+    db.close()
+    return path
+
+
+def test_an_old_backup_without_an_id_is_judged_by_its_language(project_path: Path, tmp_path: Path) -> None:
+    """Backups made before project ids: the demo language's is refused, the project's own is restored."""
+    demo = _old_backup(tmp_path / "demo.grammarlens-backup", "Demo")
+    before = sha(project_path)
+    refused = cli("restore", str(project_path), "--from", str(demo))
+    assert refused.returncode == 2 and "another project (Demo, id none)" in refused.stderr
+    assert sha(project_path) == before
+    own = _old_backup(tmp_path / "own.grammarlens-backup", "Moloko")
+    assert cli("restore", str(project_path), "--from", str(own)).returncode == 0
+    assert cli("restore", str(project_path), "--from", str(demo), "--other-project", "none").returncode == 0
