@@ -24,6 +24,7 @@ from gui.common import backend, projects
 from gui.common.operations import Operation, OperationRunner
 from gui.common.window_state import WindowState
 from gui.project import open_grammar
+from gui.project.backup_banner import BackupBanner
 
 BACKUP_CHECK_MS = 5 * 60 * 1000  # how often the window asks whether an hourly backup is due
 
@@ -52,6 +53,7 @@ class ProjectController(QObject):
         self._backup: Operation | None = None
         self.backup_timer = QTimer(self, interval=BACKUP_CHECK_MS)
         self.backup_timer.timeout.connect(self.backup_if_due)
+        self.backup_banner = BackupBanner()  # the window places it above its panels
         app = QGuiApplication.instance()
         if isinstance(app, QGuiApplication):  # leaving the window makes the file current for a copy or a sync client
             app.applicationStateChanged.connect(self.application_state_changed)
@@ -83,9 +85,9 @@ class ProjectController(QObject):
         projects.remember_project(target, self.store)
         self.backup_timer.start()
         self.opened.emit(str(target))
-        if project.backup_problem is not None:  # said at once, and it stays until the next message
-            self.message.emit(f"No backup could be taken: {project.backup_problem.message} "
-                              f"{project.backup_problem.hint}".strip(), 0)
+        if project.backup_problem is not None:  # said at once: a banner, and the status bar
+            self.backup_banner.show_problem(project.backup_problem.message, project.backup_problem.hint)
+            self.message.emit(f"No backup could be taken: {project.backup_problem.message}", 30000)
         return True
 
     def close(self) -> None:
@@ -96,6 +98,7 @@ class ProjectController(QObject):
         self.project.checkpoint()  # other connections (jobs) may keep the -wal open: the file is current anyway
         self.project.close()
         self.project = None
+        self.backup_banner.hide()
         self.state.close_project()
         self.closed.emit()
 
@@ -150,9 +153,11 @@ class ProjectController(QObject):
 
         def failed(exc: BaseException) -> None:
             if isinstance(exc, GrammarLensError):
+                self.backup_banner.show_problem(exc.message, exc.hint)
                 self.message.emit(f"No backup could be taken: {exc.message} {exc.hint}".strip(), 30000)
 
-        self._backup = Operation(self.runner, job).failure(failed).run_in_background()
+        self._backup = (Operation(self.runner, job).success(lambda _made: self.backup_banner.hide())
+                        .failure(failed).run_in_background())
         return self._backup
 
     def new(self, path: Path) -> bool:

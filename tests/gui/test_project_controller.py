@@ -123,6 +123,7 @@ def test_the_file_is_current_when_the_window_loses_focus_and_a_failed_backup_is_
     with qtbot.waitSignal(controller.message, timeout=1000) as told:
         assert controller.open(path)
     assert "No backup could be taken" in told.args[0]
+    assert not controller.backup_banner.isHidden() and "backup folder" in controller.backup_banner.label.text()
     for i in range(20):
         coding.add_note(controller.project, "GB020", f"act-{i}")
     controller.application_state_changed(Qt.ApplicationState.ApplicationInactive)  # before the idle checkpoint
@@ -131,3 +132,5 @@ def test_the_file_is_current_when_the_window_loses_focus_and_a_failed_backup_is_
     conn = sqlite3.connect(f"{copy.as_uri()}?mode=ro&immutable=1", uri=True)
     assert conn.execute("SELECT count(*) FROM decisions").fetchone()[0] == 20
     conn.close()
+    controller.close()
+    assert controller.backup_banner.isHidden()
