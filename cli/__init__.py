@@ -66,7 +66,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     (a bad command line or value, a missing file...), 130 cancelled.  A bug never prints a bare
     traceback: it is named as a bug, and ``GRAMMARLENS_DEBUG=1`` shows the traceback as well.
     """
-    _warn_about_failed_backups()
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -100,20 +99,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run_escaped(args: argparse.Namespace) -> int:
     """Run the handler with stdout and stderr escaping control characters (see :mod:`cli.terminal_text`)."""
     from cli.terminal_text import EscapingWriter
+    from core.store.opening import on_backup_problem
 
     out, err = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = EscapingWriter(out), EscapingWriter(err)
     try:
-        return int(args.handler(args) or 0)
+        with on_backup_problem(_print_backup_warning):  # a backup that fails never stops a command, but is said
+            return int(args.handler(args) or 0)
     finally:
         sys.stdout, sys.stderr = out, err
-
-
-def _warn_about_failed_backups() -> None:
-    """A backup that fails on opening never stops a command, but it is said at once, on stderr."""
-    from core.store.opening import on_backup_problem
-
-    on_backup_problem(_print_backup_warning)
 
 
 def _print_backup_warning(project: object, problem: GrammarLensError) -> None:

@@ -13,7 +13,7 @@ import contextlib
 import os
 import sqlite3
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import sqlite_utils
 
@@ -33,10 +33,14 @@ from core.store.migrations import MIGRATIONS
 _BACKUP_PROBLEM_LISTENERS: list[Callable[[Path, ProjectError], None]] = []
 
 
-def on_backup_problem(listener: Callable[[Path, ProjectError], None]) -> None:
-    """Call ``listener(project path, error)`` whenever an automatic backup on opening fails (work goes on)."""
-    if listener not in _BACKUP_PROBLEM_LISTENERS:
-        _BACKUP_PROBLEM_LISTENERS.append(listener)
+@contextlib.contextmanager
+def on_backup_problem(listener: Callable[[Path, ProjectError], None]) -> Iterator[None]:
+    """Within the block, call ``listener(project path, error)`` when an automatic backup on opening fails."""
+    _BACKUP_PROBLEM_LISTENERS.append(listener)
+    try:
+        yield
+    finally:
+        _BACKUP_PROBLEM_LISTENERS.remove(listener)
 
 
 def create_project(path: str | os.PathLike[str]) -> ProjectDatabase:
