@@ -72,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "handler", None):
             parser.print_help()
             return 2
-        return int(args.handler(args) or 0)
+        return _run_escaped(args)
     except Cancelled:
         print("Cancelled; nothing half-done was kept.", file=sys.stderr)
         return 130
@@ -94,6 +94,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("hint: Please report it with the command you ran; run it again with GRAMMARLENS_DEBUG=1 to see the "
               "traceback.", file=sys.stderr)
         return 1
+
+
+def _run_escaped(args: argparse.Namespace) -> int:
+    """Run the handler with stdout and stderr escaping control characters (see :mod:`cli.terminal_text`)."""
+    from cli.terminal_text import EscapingWriter
+    from core.store.opening import on_backup_problem
+
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = EscapingWriter(out), EscapingWriter(err)
+    try:
+        with on_backup_problem(_print_backup_warning):  # a backup that fails never stops a command, but is said
+            return int(args.handler(args) or 0)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _print_backup_warning(project: object, problem: GrammarLensError) -> None:
+    print(f"warning: no backup was made of {project}: {problem.message} {problem.hint}".rstrip(), file=sys.stderr)
 
 
 def _silence_stdout() -> None:

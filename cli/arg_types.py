@@ -175,6 +175,14 @@ def path(value: str) -> Path:
     return Path(value)
 
 
+def env_name(value: str) -> str:
+    """The name of an environment variable (letters, digits, underscores; not starting with a digit)."""
+    text_ = line(value)
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,199}", text_):
+        raise argparse.ArgumentTypeError(f"{text_!r} is not an environment variable's name (like MY_SERVER_KEY)")
+    return text_
+
+
 def url(value: str) -> str:
     """A server address: http(s)://host[:port][/path]."""
     text_ = line(value)

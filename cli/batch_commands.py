@@ -54,6 +54,9 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
 def _server_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--base-url", type=arg_types.url, default=None,
                    help="another server with the Batch API (default OpenAI)")
+    p.add_argument("--api-key-env", type=arg_types.env_name, default=None, metavar="NAME",
+                   help="environment variable holding the key for --base-url's server "
+                        "(GRAMMARLENS_API_KEY and OPENAI_API_KEY are sent to OpenAI's own API only)")
     p.add_argument("--timeout", type=arg_types.float_range(0, 86_400, low_open=True), default=None,
                    help="seconds per call (default 120)")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
@@ -65,6 +68,7 @@ def _settings(args: argparse.Namespace) -> LlmSettings:
     settings = LlmSettings()
     if args.base_url:
         settings.base_url = args.base_url
+    settings.api_key_env = getattr(args, "api_key_env", None)
     if args.timeout:
         settings.timeout_s = args.timeout
     return settings
@@ -125,7 +129,7 @@ def _is_requests_file(path) -> bool:
         with open(path, "rb") as fh:  # refuse_project ran first: this is not a project file
             first = fh.readline(1_000_000)
         line = json.loads(first)
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # unreadable, not JSON, or nested too deeply: not a requests file
         return False
     return isinstance(line, dict) and "body" in line and "url" in line and "response" not in line
 
@@ -183,11 +187,13 @@ def _write_batch_file(args: argparse.Namespace, settings: BatchSettings) -> int:
 
 def _import_batch_file(args: argparse.Namespace) -> int:
     """``--batch-in FILE``: 0 when at least the good lines are stored (even if some lines were not), else 2."""
+    from cli.bounded_input import MAX_RESULTS_BYTES, check_input_file
     from cli.progress_printer import stderr_progress
     from core.errors import GrammarLensError
     from core.profile.batch_files import import_batch_results
 
     refuse_project(args.batch_in, "--batch-in", "a batch results file (JSONL)")
+    check_input_file(args.batch_in, "--batch-in", MAX_RESULTS_BYTES)
     if _is_requests_file(args.batch_in):
         raise GrammarLensError(f"--batch-in {args.batch_in} is a requests file (written by --batch-out), not results.",
                                f"Submit it first: batch submit {args.batch_in}; then import what 'batch fetch' writes.")

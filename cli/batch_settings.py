@@ -24,6 +24,7 @@ def batch_settings_from_args(args: argparse.Namespace):
         llm.model = args.model
     if args.base_url:
         llm.base_url = args.base_url
+    llm.api_key_env = getattr(args, "api_key_env", None)
     if getattr(args, "timeout", None):
         llm.timeout_s = args.timeout
     llm.answer_format = getattr(args, "answer_format", "auto")

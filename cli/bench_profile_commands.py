@@ -32,6 +32,9 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.add_argument("--model", type=arg_types.line, default=None, help="model name (default gpt-4o)")
     p.add_argument("--base-url", type=arg_types.url, default=None,
                    help="OpenAI-compatible server, e.g. http://localhost:11434/v1")
+    p.add_argument("--api-key-env", type=arg_types.env_name, default=None, metavar="NAME",
+                   help="environment variable holding the key for --base-url's server "
+                        "(GRAMMARLENS_API_KEY and OPENAI_API_KEY are sent to OpenAI's own API only)")
     p.add_argument("--config", choices=["baseline", "rag", "rag-guidelines"], default="rag")
     p.add_argument("--concurrency", type=arg_types.int_range(1, 256), default=4, help="requests at once (default 4)")
     p.add_argument("--no-llm", action="store_true", help="retrieval only: print evidence statistics, ask no model")

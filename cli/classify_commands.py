@@ -50,6 +50,9 @@ def _llm_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", type=arg_types.line, default=None, help="model name (default gpt-4o)")
     p.add_argument("--base-url", type=arg_types.url, default=None,
                    help="OpenAI-compatible server, e.g. http://localhost:11434/v1")
+    p.add_argument("--api-key-env", type=arg_types.env_name, default=None, metavar="NAME",
+                   help="environment variable holding the key for --base-url's server "
+                        "(GRAMMARLENS_API_KEY and OPENAI_API_KEY are sent to OpenAI's own API only)")
     p.add_argument("--temperature", type=arg_types.float_range(0, 2), default=None)
     p.add_argument("--timeout", type=arg_types.float_range(0, 86_400, low_open=True), default=None,
                    help="seconds per request")
@@ -67,6 +70,7 @@ def _settings(args: argparse.Namespace):
         s.model = args.model
     if args.base_url:
         s.base_url = args.base_url
+    s.api_key_env = getattr(args, "api_key_env", None)
     if args.temperature is not None:
         s.temperature = args.temperature
     if args.timeout is not None:

@@ -52,11 +52,13 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
 
 
 def _compare(args: argparse.Namespace) -> int:
+    from cli.bounded_input import MAX_GROUPS_BYTES, check_input_file
     from core.sample.groups import load_groups
 
     _check_options(args)
     if args.groups is not None:
         refuse_project(args.groups, "--groups", "Grambank's feature_grouping_for_analysis.csv")
+        check_input_file(args.groups, "--groups", MAX_GROUPS_BYTES)
     groups = load_groups(args.groups)
     if args.a.is_dir() or args.b.is_dir():
         if not (args.a.is_dir() and args.b.is_dir()):

@@ -32,6 +32,9 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.add_argument("--model", type=arg_types.line, default=None, help="model name (default gpt-4o)")
     p.add_argument("--base-url", type=arg_types.url, default=None,
                    help="OpenAI-compatible server, e.g. http://localhost:11434/v1")
+    p.add_argument("--api-key-env", type=arg_types.env_name, default=None, metavar="NAME",
+                   help="environment variable holding the key for --base-url's server "
+                        "(GRAMMARLENS_API_KEY and OPENAI_API_KEY are sent to OpenAI's own API only)")
     p.add_argument("--config", choices=["baseline", "rag", "rag-guidelines"], default="rag")
     p.add_argument("--concurrency", type=arg_types.int_range(1, MAX_CONCURRENCY), default=4,
                    help="requests at once (default 4)")
@@ -176,6 +179,7 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _bibtex(args: argparse.Namespace) -> int:
+    from cli.bounded_input import MAX_BIBTEX_BYTES, read_bounded_text
     from core.export import get_bibtex, set_bibtex
     from core.store import open_project
 
@@ -183,7 +187,7 @@ def _bibtex(args: argparse.Namespace) -> int:
     if args.set:  # read before the project is open (and never the project itself: see core.output_paths.refuse_project)
         refuse_project(args.set, "--set", "a BibTeX file (.bib)")
         try:
-            text = args.set.read_text(encoding="utf-8")
+            text = read_bounded_text(args.set, "--set", MAX_BIBTEX_BYTES)
         except OSError as exc:
             raise GrammarLensError(f"Cannot read {args.set}: {exc.strerror or exc}.", "Check the path.") from exc
         except UnicodeDecodeError:

@@ -44,9 +44,7 @@ def _one_transaction(act: Callable[_P, _R]) -> Callable[_P, _R]:
 
 def current(project: ProjectDatabase, feature_id: str) -> Decision | None:
     """The feature's current decision (latest active row: a value, or only notes/pins), or None."""
-    fid = codable_feature(feature_id).id
-    rows = store.active_decisions(project, fid)
-    return rows[-1] if rows else None
+    return store.current_decision(project, codable_feature(feature_id).id)
 
 
 def history(project: ProjectDatabase, feature_id: str) -> list[Decision]:
@@ -229,10 +227,7 @@ def _without(pins: tuple[Pin, ...], paragraph_ids: Iterable[int], page_labels: I
 
 
 def _append(project: ProjectDatabase, rows: list[store.NewDecision]) -> list[Decision]:
-    ids = store.insert_decisions(project, rows)
-    by_id = {d.id: d for fid in dict.fromkeys(r.feature_id for r in rows)
-             for d in store.feature_history(project, fid)}
-    return [by_id[i] for i in ids]
+    return store.decisions_by_ids(project, store.insert_decisions(project, rows))
 
 
 def _carry(before: Decision | None, fid: str, parent: str, action: str, *, note: str | None = None,

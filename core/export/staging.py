@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import glob
 import os
 import secrets
 import shutil
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import Iterator
 
 from core.errors import GrammarLensError
+from core.store.file_use import in_use, remove_folder_unless_in_use
 
 CSV_FIELD_LIMIT = min(sys.maxsize, 2**31 - 1)  # a C long on every platform (Windows' is 32 bits)
 _limit_lock = threading.Lock()
@@ -74,13 +76,15 @@ def staged_folder(target: str | Path) -> Iterator[Path]:
 
     target = Path(target)
     check_output_folder(target, overwrite=True)
+    _remove_leftovers(target)
     try:
         staging = _new_folder(target.parent, f".{target.name}.", ".partial")
     except OSError as exc:
         raise GrammarLensError(f"Cannot write into {target.parent}: {exc.strerror or exc}.",
                                "Check that the folder exists and is writable, or choose another one.") from exc
     try:
-        yield staging
+        with in_use(staging):  # another export's cleanup leaves it alone
+            yield staging
         _publish(staging, target)
     except BaseException as exc:
         shutil.rmtree(staging, ignore_errors=True)
@@ -90,6 +94,17 @@ def staged_folder(target: str | Path) -> Iterator[Path]:
         raise
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _remove_leftovers(target: Path) -> None:
+    """Remove the staging folders that killed exports into ``target`` left (never one a live export writes)."""
+    try:
+        leftovers = list(target.parent.glob(f".{glob.escape(target.name)}.*.partial"))
+    except OSError:
+        return
+    for folder in leftovers:
+        if folder.is_dir() and not folder.is_symlink():
+            remove_folder_unless_in_use(folder)
 
 
 def _new_folder(parent: Path, prefix: str, suffix: str) -> Path:

@@ -84,8 +84,8 @@ def check_requests_file(path: Path) -> int:
                 continue
             try:
                 line = json.loads(raw)
-            except ValueError:
-                raise GrammarLensError(f"Line {number} of {path.name} is not valid JSON.",
+            except (ValueError, RecursionError):  # RecursionError: nested too deeply to read
+                raise GrammarLensError(f"Line {number} of {path.name} is not valid JSON (or is nested too deeply).",
                                        "Write the file again with --batch-out.") from None
             if not (isinstance(line, dict) and isinstance(line.get("custom_id"), str)
                     and isinstance(line.get("body"), dict) and line.get("method") == "POST"):

@@ -62,6 +62,20 @@ class LlmSettings:
         host = (urlsplit(self.base_url).hostname or "").lower()
         return host in {"localhost", "127.0.0.1", "::1", "0.0.0.0"}
 
+    def is_openai(self) -> bool:
+        """True for OpenAI's own API (no base URL, or api.openai.com over https): the only server that gets
+        the key of GRAMMARLENS_API_KEY / OPENAI_API_KEY."""
+        if not self.base_url:
+            return True
+        parts = urlsplit(self.base_url)
+        return parts.scheme == "https" and (parts.hostname or "").lower() == "api.openai.com"
+
+    def key_account(self) -> str:
+        """The keyring account of this server's key: one key per endpoint, as the window saves them."""
+        if self.keyring_user != "default" or self.is_openai():
+            return self.keyring_user
+        return f"compatible:{(self.base_url or '').strip()}"
+
     def public_base_url(self) -> str:
         """The base URL without credentials or query string, safe to store."""
         if not self.base_url:
@@ -85,10 +99,12 @@ def resolve_api_key(settings: LlmSettings, *, session_key: str | None = None,
     """The API key, found by one rule for the app and the command line (first found wins):
 
     1. ``session_key``: a key typed in the app's Settings and kept for this session only (no keyring);
-    2. the environment: ``settings.api_key_env``, then GRAMMARLENS_API_KEY, then OPENAI_API_KEY
-       (``environment=False`` skips them: the app never hands an OpenAI key from the environment
-       to another provider's server);
-    3. the OS keyring, under ``settings.keyring_user`` (the key saved in Settings).
+    2. the environment: ``settings.api_key_env`` (a variable named for this server, e.g. by
+       ``--api-key-env``), then GRAMMARLENS_API_KEY and OPENAI_API_KEY *only for OpenAI's own API*:
+       a key for OpenAI is never handed to another server because a ``--base-url`` was given
+       (``environment=False`` skips the environment altogether);
+    3. the OS keyring, under the server's own account (:meth:`LlmSettings.key_account`: the key
+       saved in Settings for that endpoint).
 
     The environment wins over the keyring, as with most tools: to use another key for one run, set
     a variable.  Returns None when nothing is found; keyring failures (no backend on a headless
@@ -96,7 +112,8 @@ def resolve_api_key(settings: LlmSettings, *, session_key: str | None = None,
     """
     if session_key and session_key.strip():
         return session_key.strip()
-    names = ([settings.api_key_env] if settings.api_key_env else []) + list(KEY_ENV_VARS)
+    names = ([settings.api_key_env] if settings.api_key_env else []) + (
+        list(KEY_ENV_VARS) if settings.is_openai() else [])
     for name in names if environment else ():
         value = os.environ.get(name, "").strip()
         if value:
@@ -105,7 +122,7 @@ def resolve_api_key(settings: LlmSettings, *, session_key: str | None = None,
         try:
             import keyring
 
-            saved = keyring.get_password(KEYRING_SERVICE, settings.keyring_user)
+            saved = keyring.get_password(KEYRING_SERVICE, settings.key_account())
         except Exception:
             saved = None
         if saved:

@@ -12,34 +12,77 @@ from typing import Iterable, Sequence
 from core.records.decisions import Decision, NewDecision, Pin
 from core.store.database import ProjectDatabase, inserted_id
 
+_ACTIVE = "d.action != 'undo' AND d.id NOT IN (SELECT undoes FROM decisions WHERE undoes IS NOT NULL)"
 _COLUMNS = ("id, feature_id, parent_id, action, status, code, label, note, reviewer, created_at, classification_id, "
             "undoes, batch")
 
 
 def insert_decisions(project: ProjectDatabase, rows: Sequence[NewDecision]) -> list[int]:
-    """Insert the rows of one act of the coder in one transaction; returns their ids (one shared batch)."""
+    """Insert the rows of one act of the coder in one transaction; returns their ids (one shared batch).
+
+    A row whose pins are exactly its feature's current pins stores none: it names the row that holds
+    them (``pins_from``), so a note or a value costs the same with 10 pins or 10,000.
+    """
     ids: list[int] = []
     with project.transaction():
         batch = project.conn.execute("SELECT coalesce(max(id), 0) + 1 FROM decisions").fetchone()[0]
         for r in rows:
+            owner = _shared_pins_owner(project, r)
             cur = project.conn.execute(
                 "INSERT INTO decisions (feature_id, parent_id, action, status, code, label, note, reviewer, "
-                "created_at, classification_id, undoes, batch) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                "created_at, classification_id, undoes, batch, pins_from) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (r.feature_id, r.parent_id, r.action, r.status, r.code, r.label, r.note, r.reviewer, r.created_at,
-                 r.classification_id, r.undoes, batch))
+                 r.classification_id, r.undoes, batch, owner))
             did = inserted_id(cur)
-            project.conn.executemany(
-                "INSERT INTO decision_pins (decision_id, seq, paragraph_id, document_id, page_label) "
-                "VALUES (?,?,?,?,?)",
-                [(did, i, p.paragraph_id, p.document_id, p.page_label) for i, p in enumerate(r.pins)])
+            if owner is None:
+                project.conn.executemany(
+                    "INSERT INTO decision_pins (decision_id, seq, paragraph_id, document_id, page_label) "
+                    "VALUES (?,?,?,?,?)",
+                    [(did, i, p.paragraph_id, p.document_id, p.page_label) for i, p in enumerate(r.pins)])
             ids.append(did)
     return ids
 
 
+def _shared_pins_owner(project: ProjectDatabase, row: NewDecision) -> int | None:
+    """The row holding the feature's current pins when ``row`` keeps exactly those pins, else None."""
+    if not row.pins:
+        return None
+    found = project.conn.execute(
+        f"SELECT coalesce(d.pins_from, d.id) FROM decisions d WHERE d.feature_id = ? AND {_ACTIVE} "
+        "ORDER BY d.id DESC LIMIT 1", (row.feature_id,)).fetchone()
+    if found is None:
+        return None
+    owner = int(found[0])
+    return owner if _pins_of_owners(project, [owner])[owner] == tuple(row.pins) else None
+
+
 def _pins_of(project: ProjectDatabase, ids: Sequence[int]) -> dict[int, tuple[Pin, ...]]:
-    out: dict[int, list[Pin]] = {i: [] for i in ids}
+    """Pins per decision id; rows sharing one owner's pins read them once."""
+    owner_of: dict[int, int] = {}
     for chunk in range(0, len(ids), 500):
         part = list(ids[chunk:chunk + 500])
+        marks = ",".join("?" * len(part))
+        for did, owner in project.conn.execute(
+                f"SELECT id, coalesce(pins_from, id) FROM decisions WHERE id IN ({marks})", part):
+            owner_of[did] = owner
+    pins = _pins_of_owners(project, sorted(set(owner_of.values())))
+    return {i: pins.get(owner_of.get(i, i), ()) for i in ids}
+
+
+def _pins_of_owners(project: ProjectDatabase, owners: Sequence[int]) -> dict[int, tuple[Pin, ...]]:
+    """Pins of rows that hold their own; within a write transaction each is read once (rows never change)."""
+    cache = project.transaction_cache if project.conn.in_transaction else {}
+    known = {o: cache[("pins", o)] for o in owners if ("pins", o) in cache}
+    missing = [o for o in owners if o not in known]
+    read = _read_pins(project, missing)
+    cache.update({("pins", o): pins for o, pins in read.items()})
+    return {**known, **read}  # type: ignore[dict-item]
+
+
+def _read_pins(project: ProjectDatabase, owners: Sequence[int]) -> dict[int, tuple[Pin, ...]]:
+    out: dict[int, list[Pin]] = {i: [] for i in owners}
+    for chunk in range(0, len(owners), 500):
+        part = list(owners[chunk:chunk + 500])
         marks = ",".join("?" * len(part))
         for did, pid, doc, label in project.conn.execute(
                 f"SELECT decision_id, paragraph_id, document_id, page_label FROM decision_pins "
@@ -54,6 +97,24 @@ def _from_rows(project: ProjectDatabase, rows: Iterable[Sequence]) -> list[Decis
     return [Decision(id=r[0], feature_id=r[1], parent_id=r[2] or r[1], action=r[3], status=r[4], code=r[5],
                      label=r[6], note=r[7], reviewer=r[8] or "", created_at=r[9], classification_id=r[10],
                      undoes=r[11], batch=r[12], pins=pins[r[0]]) for r in rows]
+
+
+def current_decision(project: ProjectDatabase, feature_id: str) -> Decision | None:
+    """The feature's latest active row (reading only that one row's pins), or None."""
+    rows = project.conn.execute(f"SELECT {_COLUMNS} FROM decisions d WHERE {_ACTIVE} AND feature_id = ? "
+                                "ORDER BY id DESC LIMIT 1", (feature_id,)).fetchall()
+    return _from_rows(project, rows)[0] if rows else None
+
+
+def decisions_by_ids(project: ProjectDatabase, ids: Sequence[int]) -> list[Decision]:
+    """The rows of ``ids``, in that order."""
+    found: dict[int, Decision] = {}
+    for chunk in range(0, len(ids), 500):
+        part = list(ids[chunk:chunk + 500])
+        marks = ",".join("?" * len(part))
+        rows = project.conn.execute(f"SELECT {_COLUMNS} FROM decisions WHERE id IN ({marks})", part).fetchall()
+        found.update({d.id: d for d in _from_rows(project, rows)})
+    return [found[i] for i in ids]
 
 
 def feature_history(project: ProjectDatabase, feature_id: str) -> list[Decision]:

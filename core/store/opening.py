@@ -13,11 +13,12 @@ import contextlib
 import os
 import sqlite3
 from pathlib import Path
+from typing import Callable, Iterator
 
 import sqlite_utils
 
 from core.errors import ProjectError
-from core.store import backups, file_guard
+from core.store import backups, file_guard, places
 from core.store.damage import damaged_error
 from core.store.database import (
     APPLICATION_ID,
@@ -27,6 +28,19 @@ from core.store.database import (
     is_damage,
 )
 from core.store.migrations import MIGRATIONS
+
+# Told at once when the automatic backup of a project being opened fails (the CLI prints a warning line).
+_BACKUP_PROBLEM_LISTENERS: list[Callable[[Path, ProjectError], None]] = []
+
+
+@contextlib.contextmanager
+def on_backup_problem(listener: Callable[[Path, ProjectError], None]) -> Iterator[None]:
+    """Within the block, call ``listener(project path, error)`` when an automatic backup on opening fails."""
+    _BACKUP_PROBLEM_LISTENERS.append(listener)
+    try:
+        yield
+    finally:
+        _BACKUP_PROBLEM_LISTENERS.remove(listener)
 
 
 def create_project(path: str | os.PathLike[str]) -> ProjectDatabase:
@@ -64,20 +78,28 @@ def open_project(path: str | os.PathLike[str], *, create: bool = False, readonly
             return create_project(target)
         raise ProjectError(f"Project file {target} does not exist.",
                            "Check the path, or create a project with 'ingest'.")
+    # A symlinked project is used through the file it points at: SQLite keeps the -wal and -shm beside
+    # that file, and the checks of ProjectDatabase must look there too.
+    target = Path(os.path.realpath(target))
     if not os.access(target, os.R_OK):  # os.access, not open(): see core.store.file_guard
         raise ProjectError(f"Cannot read {target}.", "Check the file's permissions.")
     media_read_only = not _writable(target)
     inspected = _inspect(target)
-    if readonly or media_read_only:
+    reason = places.hard_link_reason(target)
+    if readonly or media_read_only or reason is not None:
         # On writable media a reader joins the WAL like any connection (query_only keeps it from writing), so
         # the last one to close removes the -wal/-shm files; a read-only SQLite connection would leave them.
-        return _connect_read_only(target, inspected if media_read_only else "rw")
+        return _connect_read_only(target, places.read_only_mode(target, inspected) if media_read_only else "rw",
+                                  reason)
     project = _connect_existing(target, inspected)
+    backups.remove_leftovers(target)  # what killed backups and restores left (never a file in use)
     if backup:
         try:
             backups.backup_if_due(project, reason="open")
         except ProjectError as exc:  # a backup that cannot be written must not lock the linguist out
             project.backup_problem = exc
+            for listener in list(_BACKUP_PROBLEM_LISTENERS):
+                listener(target, exc)
         except BaseException:
             project.close()
             raise
@@ -127,6 +149,7 @@ def _inspect(path: Path) -> str:
             try:
                 _check_header(path, conn)
                 _check_integrity(path, conn)
+                places.check_schema_objects(path, conn)
                 _check_version(path, int(conn.execute("PRAGMA user_version").fetchone()[0]))
                 return mode
             except sqlite3.OperationalError as exc:
@@ -191,6 +214,7 @@ def _connect_new(path: Path) -> ProjectDatabase:
     try:
         _configure(conn)
         _migrate(project, new=True)
+        project.adopt_current_copy()
     except (sqlite3.DatabaseError, ProjectError) as exc:
         project.close()
         with contextlib.suppress(OSError):
@@ -207,6 +231,7 @@ def _connect_existing(path: Path, inspected: str) -> ProjectDatabase:
     try:
         _configure(conn)
         _migrate(project, new=False)
+        project.adopt_current_copy()
     except sqlite3.DatabaseError as exc:
         project.close()
         raise environment_error(path, exc) from exc
@@ -216,18 +241,27 @@ def _connect_existing(path: Path, inspected: str) -> ProjectDatabase:
     return project
 
 
-def _connect_read_only(path: Path, inspected: str) -> ProjectDatabase:
-    conn = _raw_connect(path, inspected)
+def _connect_read_only(path: Path, mode: str, reason: ProjectError | None = None) -> ProjectDatabase:
+    """A read-only connection; a file of an older schema is read through an upgraded copy in memory.
+
+    The copy lets every reader see today's tables without a byte written to the file (a colleague's
+    project, a CD, or simply a ``code --json`` on a project nobody has opened for writing yet).
+    """
+    conn = _raw_connect(path, mode)
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    guard = True
+    if version < len(MIGRATIONS):
+        memory = sqlite3.connect(":memory:", isolation_level=None)
+        try:
+            conn.backup(memory)
+        finally:
+            conn.close()
+        conn, guard = memory, False  # nothing of this process stays open on the file
+        upgraded = ProjectDatabase(path, sqlite_utils.Database(conn), guard=False)
+        _migrate(upgraded, new=True)
     conn.execute("PRAGMA query_only = 1")
     conn.execute("PRAGMA foreign_keys = ON")
-    project = ProjectDatabase(path, sqlite_utils.Database(conn), readonly=True)
-    version = project.schema_version()
-    if version < len(MIGRATIONS):
-        project.close()
-        raise ProjectError(
-            f"{path} is read-only and was written by an older GrammarLens (schema {version} of {len(MIGRATIONS)}).",
-            "Copy it somewhere writable and open the copy: it is upgraded on opening.")
-    return project
+    return ProjectDatabase(path, sqlite_utils.Database(conn), readonly=True, readonly_reason=reason, guard=guard)
 
 
 def _configure(conn: sqlite3.Connection) -> None:
@@ -260,3 +294,16 @@ def _migrate(project: ProjectDatabase, *, new: bool) -> None:
                 project.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             migration(project.db)
             project.conn.execute(f"PRAGMA user_version = {number}")
+
+
+def upgrade_copy(path: Path) -> None:
+    """Bring a private copy of a project (a restore being staged) to the current schema, without a backup of it."""
+    conn = _raw_connect(path, "rw")
+    project = ProjectDatabase(path, sqlite_utils.Database(conn), guard=False)
+    try:
+        conn.execute("PRAGMA foreign_keys = ON")
+        _migrate(project, new=True)
+    except sqlite3.DatabaseError as exc:
+        raise environment_error(path, exc) from exc
+    finally:
+        project.close()

@@ -10,8 +10,10 @@ never sees SQL column names.  The other tables have their own modules beside thi
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Sequence
 
+from core.errors import ProjectError
 from core.models import Document, LabelSource, Language, Paragraph, ParagraphKind, Rect
 from core.store.database import ProjectDatabase, inserted_id
 from core.timestamps import now_iso
@@ -66,13 +68,32 @@ _PARAGRAPH_COLUMNS = (
 )
 
 
-def _paragraph_from_row(row: Sequence) -> Paragraph:
-    return Paragraph(
-        id=row[0], document_id=row[1], seq=row[2], pdf_page=row[3], page_label=row[4],
-        label_source=LabelSource(row[5]), section=row[6] or "", kind=ParagraphKind(row[7]), text=row[8],
-        rects=tuple(Rect(int(r[0]), r[1], r[2], r[3], r[4]) for r in json.loads(row[9])),
-        example_number=row[10],
-    )
+def _paragraph_from_row(row: Sequence, path: Path | None = None) -> Paragraph:
+    """A stored paragraph; a row of the wrong shape (a crafted or damaged file) is damage, said as such."""
+    try:
+        return Paragraph(
+            id=row[0], document_id=row[1], seq=row[2], pdf_page=row[3], page_label=row[4],
+            label_source=LabelSource(row[5]), section=row[6] or "", kind=ParagraphKind(row[7]), text=str(row[8]),
+            rects=_rects(row[9]), example_number=row[10],
+        )
+    except (ValueError, TypeError, IndexError, KeyError, RecursionError) as exc:
+        raise ProjectError(
+            f"Project file {path or 'in use'} holds a malformed paragraph (id {row[0]}: {type(exc).__name__}).",
+            "The file is damaged or was altered outside GrammarLens: restore a backup "
+            "(python main.py restore PROJECT --list), or ingest the grammar again into a new project.") from None
+
+
+def _rects(raw: object) -> tuple[Rect, ...]:
+    """The stored highlight rectangles: a JSON list of [page, x0, y0, x1, y1] (ValueError/TypeError if not)."""
+    if not isinstance(raw, str) or len(raw) > 1_000_000:
+        raise ValueError("rects is not a JSON text of a sensible size")
+    rects = []
+    for r in json.loads(raw):
+        if not isinstance(r, list) or len(r) != 5 or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in r):
+            raise ValueError("a rect is not [page, x0, y0, x1, y1]")
+        rects.append(Rect(int(r[0]), float(r[1]), float(r[2]), float(r[3]), float(r[4])))
+    return tuple(rects)
 
 
 def list_paragraphs(project: ProjectDatabase, document_id: int | None = None) -> list[Paragraph]:
@@ -83,7 +104,7 @@ def list_paragraphs(project: ProjectDatabase, document_id: int | None = None) ->
         rows = project.conn.execute(
             f"SELECT {_PARAGRAPH_COLUMNS} FROM paragraphs WHERE document_id = ? ORDER BY seq", (document_id,)
         )
-    return [_paragraph_from_row(r) for r in rows.fetchall()]
+    return [_paragraph_from_row(r, project.path) for r in rows.fetchall()]
 
 
 def get_paragraphs(project: ProjectDatabase, ids: Iterable[int]) -> list[Paragraph]:
@@ -93,7 +114,7 @@ def get_paragraphs(project: ProjectDatabase, ids: Iterable[int]) -> list[Paragra
         return []
     marks = ",".join("?" * len(wanted))
     rows = project.conn.execute(f"SELECT {_PARAGRAPH_COLUMNS} FROM paragraphs WHERE id IN ({marks})", wanted)
-    by_id = {r[0]: _paragraph_from_row(r) for r in rows.fetchall()}
+    by_id = {r[0]: _paragraph_from_row(r, project.path) for r in rows.fetchall()}
     return [by_id[i] for i in wanted if i in by_id]
 
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-from PySide6.QtCore import QObject, QSettings, QTimer, Signal
+from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
 
 from core.errors import GrammarLensError
 from core.models import Language
@@ -23,6 +24,7 @@ from gui.common import backend, projects
 from gui.common.operations import Operation, OperationRunner
 from gui.common.window_state import WindowState
 from gui.project import open_grammar
+from gui.project.backup_banner import BackupBanner
 
 BACKUP_CHECK_MS = 5 * 60 * 1000  # how often the window asks whether an hourly backup is due
 
@@ -51,6 +53,15 @@ class ProjectController(QObject):
         self._backup: Operation | None = None
         self.backup_timer = QTimer(self, interval=BACKUP_CHECK_MS)
         self.backup_timer.timeout.connect(self.backup_if_due)
+        self.backup_banner = BackupBanner()  # the window places it above its panels
+        app = QGuiApplication.instance()
+        if isinstance(app, QGuiApplication):  # leaving the window makes the file current for a copy or a sync client
+            app.applicationStateChanged.connect(self.application_state_changed)
+
+    def application_state_changed(self, state: Qt.ApplicationState) -> None:
+        """The window lost focus (or is hidden): copy the write-ahead log into the project file now."""
+        if state != Qt.ApplicationState.ApplicationActive and self.project is not None:
+            self.project.checkpoint()
 
     # ------------------------------------------------------------------ open and close
     def open(self, path: str | Path) -> bool:
@@ -74,6 +85,9 @@ class ProjectController(QObject):
         projects.remember_project(target, self.store)
         self.backup_timer.start()
         self.opened.emit(str(target))
+        if project.backup_problem is not None:  # said at once: a banner, and the status bar
+            self.backup_banner.show_problem(project.backup_problem.message, project.backup_problem.hint)
+            self.message.emit(f"No backup could be taken: {project.backup_problem.message}", 30000)
         return True
 
     def close(self) -> None:
@@ -81,8 +95,10 @@ class ProjectController(QObject):
             return
         self.aboutToClose.emit()
         self.backup_timer.stop()
+        self.project.checkpoint()  # other connections (jobs) may keep the -wal open: the file is current anyway
         self.project.close()
         self.project = None
+        self.backup_banner.hide()
         self.state.close_project()
         self.closed.emit()
 
@@ -137,9 +153,11 @@ class ProjectController(QObject):
 
         def failed(exc: BaseException) -> None:
             if isinstance(exc, GrammarLensError):
+                self.backup_banner.show_problem(exc.message, exc.hint)
                 self.message.emit(f"No backup could be taken: {exc.message} {exc.hint}".strip(), 30000)
 
-        self._backup = Operation(self.runner, job).failure(failed).run_in_background()
+        self._backup = (Operation(self.runner, job).success(lambda _made: self.backup_banner.hide())
+                        .failure(failed).run_in_background())
         return self._backup
 
     def new(self, path: Path) -> bool:

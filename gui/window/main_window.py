@@ -101,6 +101,7 @@ class MainWindow(QMainWindow):
         outer.setSpacing(0)
         self.banner = OfflineBanner()
         outer.addWidget(self.banner)
+        outer.addWidget(self.projects.backup_banner)
         self.coding_panel, self.pass_bar = CodingPanel(), CodingPassBar()
         outer.addWidget(self.pass_bar)
         self.features_panel = FeaturesPanel()

@@ -95,14 +95,22 @@ def test_restore_round_trip_in_the_cli_keeps_the_replaced_state(project_path: Pa
 
 
 def test_restore_reaches_a_connection_that_stays_open(project_path: Path) -> None:
-    """The window keeps its connection while the CLI restores: it reads the restored state, nothing breaks."""
+    """The window keeps its connection while the CLI restores: it reads the restored state, nothing breaks.
+
+    Its first act after the restore was computed from a state that is gone: it is refused (nothing
+    written, the restore named); the next one goes through.
+    """
     with open_project(project_path) as window:
         coding.code(window, "GB020", "1")
         saved = backups.make_backup(window, "manual")
         coding.code(window, "GB020", "0")
         assert _run("restore", str(project_path), "--from", str(saved.path))[0] == 0
         assert coding.current(window, "GB020").code == "1"
+        with pytest.raises(ProjectError, match="was restored from a backup"):
+            coding.code(window, "81A", "SOV")
+        assert coding.current(window, "81A") is None
         coding.code(window, "81A", "SOV")  # and it can go on writing
+        assert coding.current(window, "81A") is not None
         assert window.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
 

@@ -7,6 +7,7 @@ the Authorization header only: it is in no file the round trip writes.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -28,10 +29,10 @@ SECRET = "sk-test-batch-secret-0123456789"
 
 @pytest.fixture
 def keyed(llm_server, llm_settings, monkeypatch):
-    """The server demands a key; the client finds it in the environment, as with OpenAI."""
+    """The server demands a key; the client finds it in the environment variable named for that server."""
     llm_server.require_key = SECRET
-    monkeypatch.setenv("GRAMMARLENS_API_KEY", SECRET)
-    return llm_settings
+    monkeypatch.setenv("STUB_SERVER_KEY", SECRET)
+    return dataclasses.replace(llm_settings, api_key_env="STUB_SERVER_KEY")
 
 
 def written(project, llm: LlmSettings, folder: Path, features=("81A", "GB107", "116A*")) -> Path:

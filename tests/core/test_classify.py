@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -190,7 +191,8 @@ def test_injected_instruction_is_flagged_and_cannot_leave_the_set(llm_project, l
 
 def test_cache_makes_a_rerun_free_and_key_never_stored(llm_project, llm_server, llm_settings, monkeypatch) -> None:
     key = "sk-test-SECRET-key-0123456789"
-    monkeypatch.setenv("GRAMMARLENS_API_KEY", key)
+    monkeypatch.setenv("STUB_SERVER_KEY", key)  # a key named for this server (the environment's own go to OpenAI only)
+    llm_settings = dataclasses.replace(llm_settings, api_key_env="STUB_SERVER_KEY")
     llm_server.require_key = key
     llm_server.add_rule("verb-final", "SOV")
     ev = evidence(llm_project, "word_order", "filler0")

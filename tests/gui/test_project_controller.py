@@ -102,3 +102,35 @@ def test_setting_a_glottocode_the_table_does_not_know_says_so_in_the_status_bar(
     assert get_language(controller.project).glottocode == "newi1234"
     assert controller.set_language(Language("Moloko", "molo1266", "user"))
     assert messages[-1] == ("Language set to Moloko (molo1266).", 5000)
+
+
+def test_the_file_is_current_when_the_window_loses_focus_and_a_failed_backup_is_said(
+        qtbot, controller, tmp_path) -> None:
+    """Issue 26: a copy of the file taken while the window is open holds every act; a failed backup is told."""
+    import shutil
+    import sqlite3
+    import subprocess
+
+    from PySide6.QtCore import Qt
+
+    from core import coding
+    from core.store import backups, open_project
+
+    path = tmp_path / "synced.grammarlens"
+    open_project(path, create=True).close()
+    shutil.rmtree(backups.backup_dir(path), ignore_errors=True)
+    backups.backup_dir(path).write_text("a file where the backups folder goes")
+    with qtbot.waitSignal(controller.message, timeout=1000) as told:
+        assert controller.open(path)
+    assert "No backup could be taken" in told.args[0]
+    assert not controller.backup_banner.isHidden() and "backup folder" in controller.backup_banner.label.text()
+    for i in range(20):
+        coding.add_note(controller.project, "GB020", f"act-{i}")
+    controller.application_state_changed(Qt.ApplicationState.ApplicationInactive)  # before the idle checkpoint
+    copy = tmp_path / "copy.grammarlens"
+    subprocess.run(["cp", str(path), str(copy)], check=True)  # another program copies it (this one may not open it)
+    conn = sqlite3.connect(f"{copy.as_uri()}?mode=ro&immutable=1", uri=True)
+    assert conn.execute("SELECT count(*) FROM decisions").fetchone()[0] == 20
+    conn.close()
+    controller.close()
+    assert controller.backup_banner.isHidden()

@@ -32,6 +32,7 @@ from core.profile.batch_files.reports import BatchImportReport, LineProblem, Pro
 from core.progress import Progress, null_progress
 from core.store import open_project
 from core.store.batch_requests import BatchRequest, get_request
+from core.store.database import ProjectRestoredError
 
 CHUNK_LINES = 200  # an import commits its projects at least every this many lines...
 CHUNK_SECONDS = 0.1  # ...and this often, so that it never holds a project's write lock for longer
@@ -157,6 +158,12 @@ class _Importer:
                         if chunk.due():
                             finished = False
                             break
+            except ProjectRestoredError as exc:
+                raise ProjectError(
+                    f"{exc.message} The import stopped at line {number:,} of {self.source.name}; the "
+                    f"{self.committed:,} answer(s) it had stored are not in the project any more (the restore "
+                    "replaced them; they are in its 'before-restore' backup).",
+                    "Import the file again: it stores every answer that is not in the project now.") from exc
             except ProjectError as exc:
                 raise ProjectError(
                     f"{exc.message} The import stopped at line {number:,} of {self.source.name}; the "
