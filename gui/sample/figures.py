@@ -61,7 +61,7 @@ def export_png(figure: Figure, path: str | Path, scale: float = PNG_SCALE) -> Pa
     finally:
         painter.end()
     target = Path(path)
-    if not image.save(str(target), "PNG"):
+    if not image.save(str(target), b"PNG"):
         raise GrammarLensError(f"The figure could not be written to {target}.",
                                "Choose a folder you can write to, with some free space.")
     return target
