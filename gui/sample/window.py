@@ -295,7 +295,7 @@ class SampleWindow(QMainWindow):
             return None
         try:
             written = export_figure(figure, path)
-        except Exception as exc:
+        except (GrammarLensError, OSError) as exc:  # anything else is a bug: the app's error reporter shows it
             self.errors.report("The figure was not exported", exc)
             return None
         self.statusBar().showMessage(f"Saved {written}.", 8000)
