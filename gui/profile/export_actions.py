@@ -26,6 +26,11 @@ from gui.profile.profile_bibtex import BibtexDialog
 from gui.profile.references import ReferenceSource
 
 
+def _dock(part: ExportActions) -> QWidget:
+    """The dock itself, the parent of this part's dialogs (the mixin is only ever part of ProfileView, a QWidget)."""
+    return cast(QWidget, part)
+
+
 class ExportActions:
     """Compare with CLDF…, Export and Edit the grammar's BibTeX… of the profile dock."""
 
@@ -46,12 +51,8 @@ class ExportActions:
     _own_source: bool
     refresh: Callable[[], Operation | None]
 
-    def _export_parent_widget(self) -> QWidget:
-        """The dock itself, the parent of this part's dialogs (the mixin is only ever part of ProfileView)."""
-        return cast(QWidget, self)
-
     def choose_reference_folder(self) -> None:
-        self.source.choose(self._export_parent_widget())
+        self.source.choose(_dock(self))
 
     def set_reference_folder(self, folder: Path) -> Operation | None:
         """Compare with the WALS/Grambank values in a CLDF folder (read in the background)."""
@@ -81,7 +82,7 @@ class ExportActions:
         if self.project_path is None:
             return
         name = export_folder_in(Path.home(), self.project_path, fmt).name
-        parent = file_dialogs.choose_folder(self._export_parent_widget(),
+        parent = file_dialogs.choose_folder(_dock(self),
                                             f"Export the profile: choose where its folder {name} goes",
                                             start_folder(self.export_parent))
         if parent:
@@ -102,7 +103,7 @@ class ExportActions:
         self.export_parent = Path(parent)
         if not target.exists():
             return self.export_to(fmt, target, overwrite=False)
-        box = self.export_question = replace_question(self._export_parent_widget(), target, holds_only_exports(target))
+        box = self.export_question = replace_question(_dock(self), target, holds_only_exports(target))
 
         def answered(button) -> None:
             choice = button.property("choice")
@@ -123,7 +124,7 @@ class ExportActions:
 
         def done(written: backend.ExportDone) -> None:
             self.summary_label.setText(f"Exported {written}")
-            self.export_box = result_box(self._export_parent_widget(), fmt, Path(folder), written.warnings)
+            self.export_box = result_box(_dock(self), fmt, Path(folder), written.warnings)
             self.export_box.open()
 
         return (Operation(self.runner, lambda progress: backend.export(path, fmt, folder, refs, progress,
@@ -135,6 +136,6 @@ class ExportActions:
     def edit_bibtex(self) -> BibtexDialog | None:
         if self.project_path is None:
             return None
-        self.bibtex_dialog = BibtexDialog(self.runner, self.project_path, self._export_parent_widget())
+        self.bibtex_dialog = BibtexDialog(self.runner, self.project_path, _dock(self))
         self.bibtex_dialog.open()
         return self.bibtex_dialog
