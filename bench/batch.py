@@ -178,7 +178,7 @@ def run_bench(*, projects: int = 10, requests: int = 20_000, folder: Path | None
     from core.retrieval import RetrievalSettings
 
     own = folder is None
-    work = Path(tempfile.mkdtemp(prefix="bench-batch-")) if own else Path(folder)
+    work = Path(tempfile.mkdtemp(prefix="bench-batch-")) if folder is None else Path(folder)
     work.mkdir(parents=True, exist_ok=True)
     try:
         steps: list[Step] = []

@@ -10,7 +10,7 @@ held-out scores is what a grammar nobody tuned for can expect.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from bench.judged import DEFAULT_DATA, DEFAULT_GRAMMARS, DEFAULT_PROJECTS, run_judged_bench
 from core.progress import Progress
@@ -41,11 +41,12 @@ def logo_report(per_setting: dict[str, list[dict]]) -> dict:
     """Leave-one-grammar-out choice and scores from each setting's per-pair results (``per_pair`` rows)."""
     names = list(per_setting)
     files = sorted({p["file"] for p in per_setting[names[0]]})
-    folds = {}
+    folds: dict[str, dict[str, Any]] = {}  # held-out grammar -> its chosen setting and scores
     chosen_pairs: list[dict] = []
     for held in files:
         train_score = {
-            name: _mean([p["ndcg@10"] for p in per_setting[name] if p["file"] != held and p["ndcg@10"] is not None])
+            name: _mean([float(p["ndcg@10"]) for p in per_setting[name]
+                         if p["file"] != held and p["ndcg@10"] is not None])
             or 0.0
             for name in names
         }
@@ -54,7 +55,7 @@ def logo_report(per_setting: dict[str, list[dict]]) -> dict:
         chosen_pairs.extend(held_rows)
         folds[held] = {
             "chosen": best,
-            "ndcg@10": _mean([p["ndcg@10"] for p in held_rows if p["ndcg@10"] is not None]),
+            "ndcg@10": _mean([float(p["ndcg@10"]) for p in held_rows if p["ndcg@10"] is not None]),
             "decisive@5": _mean([float(p["decisive@5"]) for p in held_rows]),
             "pairs": len(held_rows),
         }
@@ -65,7 +66,7 @@ def logo_report(per_setting: dict[str, list[dict]]) -> dict:
         # mean over held-out grammars (each grammar weighs the same) and over all held-out pairs
         "ndcg@10_mean_of_grammars": _mean(graded),
         "decisive@5_mean_of_grammars": _mean([f["decisive@5"] for f in folds.values()]),
-        "ndcg@10_pairs": _mean([p["ndcg@10"] for p in chosen_pairs if p["ndcg@10"] is not None]),
+        "ndcg@10_pairs": _mean([float(p["ndcg@10"]) for p in chosen_pairs if p["ndcg@10"] is not None]),
         "decisive@5_pairs": _mean([float(p["decisive@5"]) for p in chosen_pairs]),
     }
 

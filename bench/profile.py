@@ -64,6 +64,9 @@ def prepare_project(grammar: Grammar, work_dir: Path, progress: Progress | None 
     return path, time.perf_counter() - started
 
 
+RawEvidence = tuple[str, bool, float]  # one language's glottocode, vocabulary hit in the top, best score
+
+
 @dataclass
 class EvidenceStats:
     """Retrieval-only figures of one feature over the languages."""
@@ -152,6 +155,7 @@ def run_bench_profile(gold: list[GoldValue], grammars_dir: str | Path, work_dir:
                                 languages=[grammars[f].language for f in files],
                                 model=settings.llm.model if settings.mode == "llm" and settings.llm else "")
     predicted: dict[tuple[str, str], str | None] = {}
+    raw_evidence: dict[str, list[RawEvidence]] = {}  # per feature, one row a language (retrieval mode)
     started = time.perf_counter()
     for i, file in enumerate(files):
         grammar = grammars[file]
@@ -187,7 +191,7 @@ def run_bench_profile(gold: list[GoldValue], grammars_dir: str | Path, work_dir:
                 for fid, code in project_codes(project).items():
                     predicted[(grammar.glottocode, fid)] = code
             else:
-                _collect_evidence(project, grammar, load_job(project, job.id), report)
+                _collect_evidence(project, grammar, load_job(project, job.id), raw_evidence)
     report.run_seconds = round(time.perf_counter() - started, 2)
     if batch_out is not None:
         return report
@@ -195,11 +199,11 @@ def run_bench_profile(gold: list[GoldValue], grammars_dir: str | Path, work_dir:
     if settings.mode == "llm":
         report.scores = score_profiles(gold, predicted)
     else:
-        _finish_evidence(report, gold)
+        _finish_evidence(report, raw_evidence, gold)
     return report
 
 
-def _collect_evidence(project, grammar: Grammar, job, report: BenchProfileReport) -> None:
+def _collect_evidence(project, grammar: Grammar, job, raw_evidence: dict[str, list[RawEvidence]]) -> None:
     """Per feature, this language's best score and whether a top paragraph matched the vocabulary.
 
     Read from the retrieval runs of this job, so runs made with other settings never mix in.
@@ -211,18 +215,18 @@ def _collect_evidence(project, grammar: Grammar, job, report: BenchProfileReport
         if item.state != "done" or run_id is None:  # failed: reported under "failed", not counted as a miss
             continue
         hits = run_hits(project, run_id, VOCABULARY_TOP)
-        raw = report.evidence.setdefault(fid, [])  # type: ignore[arg-type]  # finished in _finish_evidence
-        raw.append((grammar.glottocode, any(h.signals.get("vocabulary", 0.0) > 0 for h in hits),
-                    hits[0].score if hits else 0.0))
+        vocabulary_hit = any(h.signals.get("vocabulary", 0.0) > 0 for h in hits)
+        raw_evidence.setdefault(fid, []).append((grammar.glottocode, vocabulary_hit, hits[0].score if hits else 0.0))
 
 
-def _finish_evidence(report: BenchProfileReport, gold: list[GoldValue]) -> None:
+def _finish_evidence(report: BenchProfileReport, raw_evidence: dict[str, list[RawEvidence]],
+                     gold: list[GoldValue]) -> None:
     codes = {(g.glottocode, g.feature_id): g.code for g in gold}
 
     def share(flags: list[bool]) -> float | None:
         return sum(flags) / len(flags) if flags else None
 
-    for fid, raw in list(report.evidence.items()):
+    for fid, raw in raw_evidence.items():
         hits = [hit for _, hit, _ in raw]
         by_gold = {code: [hit for lang, hit, _ in raw if codes.get((lang, fid)) == code] for code in ("0", "1")}
         report.evidence[fid] = EvidenceStats(

@@ -98,6 +98,16 @@ def _score(grammar: BenchGrammar, order: list[int]) -> dict[str, float]:
 Ranker = Callable[[BenchGrammar], list[int]]
 
 
+def _bm25_ranker(query: list[str]) -> Ranker:
+    """Our BM25 over a grammar's 50 paragraphs, for one tokenised query."""
+    return lambda g: _order(BM25Index([tokenize(t) for t in g.texts]).scores(query))
+
+
+def _dense_ranker(feature: Feature, settings: RetrievalSettings, query_text: str) -> Ranker:
+    """The dense ranking of a grammar's 50 paragraphs with ``settings``, for one query text."""
+    return lambda g: rank_candidates(g.texts, feature, settings, dense_query_text=query_text).order
+
+
 def _evaluate(name: str, grammars: list[BenchGrammar], ranker: Ranker) -> ConfigResult:
     result = ConfigResult(name)
     for g in grammars:
@@ -120,11 +130,8 @@ def run_rerank_bench(
     configs: list[ConfigResult] = []
     configs.append(_evaluate("bm25 (paper order)", grammars, lambda g: list(range(len(g.texts)))))
     for qname in ("term", "wikipedia"):
-        q = tokenize(queries[qname])
-        configs.append(_evaluate(
-            f"bm25 (ours over the 50, {qname} query)", grammars,
-            lambda g, q=q: _order(BM25Index([tokenize(t) for t in g.texts]).scores(q)),
-        ))
+        configs.append(_evaluate(f"bm25 (ours over the 50, {qname} query)", grammars,
+                                 _bm25_ranker(tokenize(queries[qname]))))
     steps = 2 + (6 if model else 0)
     done = 0
 
@@ -142,11 +149,8 @@ def run_rerank_bench(
         for instruction in ("none", "default", "specific"):
             for qname in ("term", "wikipedia"):
                 settings = dense.with_(instruction=instruction)
-                configs.append(_evaluate(
-                    f"{short} / {instruction} instruction / {qname} query", grammars,
-                    lambda g, s=settings, qn=qname: rank_candidates(
-                        g.texts, feature, s, dense_query_text=queries[qn]).order,
-                ))
+                configs.append(_evaluate(f"{short} / {instruction} instruction / {qname} query", grammars,
+                                         _dense_ranker(feature, settings, queries[qname])))
                 tick(configs[-1].name)
     configs.append(_evaluate(
         "vocabulary only", grammars,

@@ -82,7 +82,7 @@ def build_sample(folder: str | Path, count: int = 100, *, seed: int = 0, coder: 
         path = folder / f"{i:03d}_{glottocode}.grammarlens"
         shutil.copy(template, path)
         with open_project(path, backup=False) as project:
-            set_language(project, Language(place.name, glottocode, "user"))
+            set_language(project, Language(place.name if place else glottocode, glottocode, "user"))
             for fid in features:
                 feature, roll = catalog.get(fid), rng.random()
                 if roll < 0.12:
@@ -95,8 +95,9 @@ def build_sample(folder: str | Path, count: int = 100, *, seed: int = 0, coder: 
                 elif roll < 0.55:
                     code(project, fid, value, reviewer=coder, note="bench")
                 else:
-                    stored = save_classification(project, _classification(fid, value, feature.value_label(value)), {})
-                    if roll < 0.8:
+                    label = feature.value_label(value) or ""
+                    stored = save_classification(project, _classification(fid, value, label), {})
+                    if roll < 0.8 and stored.id is not None:  # stored: it has its id
                         accept(project, stored.id, reviewer=coder)
         paths.append(path)
     template.unlink()
@@ -118,7 +119,11 @@ def measure(folder: Path, reference: Path | None) -> dict:
     app.processEvents()
     loop = QEventLoop()
     window.loaded.connect(loop.quit)
-    window.errors.shown.connect(lambda text: (print(f"error: {text}", file=sys.stderr), loop.quit()))
+    def failed(text: str) -> None:
+        print(f"error: {text}", file=sys.stderr)
+        loop.quit()
+
+    window.errors.shown.connect(failed)
     QTimer.singleShot(60000, loop.quit)
     window.load(folder, reference)
     loop.exec()

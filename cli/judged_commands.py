@@ -32,7 +32,8 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
 
 
 def _bench_judged(args: argparse.Namespace) -> int:
-    from bench.judged import excerpt, format_report, run_judged_bench, write_grading_sheet
+    from bench.judged import excerpt, run_judged_bench
+    from bench.judged_report import format_report, write_grading_sheet
     from core.output_paths import check_output_file, check_output_folder
 
     check_output_folder(args.projects, option="--projects", overwrite=True, parents=True)

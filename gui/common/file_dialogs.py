@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Callable
 
 from PySide6.QtCore import QFileInfo, QSettings
-from PySide6.QtGui import QAbstractFileIconProvider, QIcon
+from PySide6.QtGui import QAbstractFileIconProvider, QAction, QIcon
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QStyle, QWidget
 
 from core.store import PROJECT_SUFFIX
@@ -72,7 +72,7 @@ def _dialog(parent: QWidget | None, title: str, start: Path | str | None, filter
     dialog.setOption(QFileDialog.Option.DontUseCustomDirectoryIcons, True)
     provider = NameOnlyIconProvider()
     dialog.setIconProvider(provider)
-    dialog._icon_provider = provider  # type: ignore[attr-defined]  # Qt does not own it: keep it alive
+    dialog._icon_provider = provider  # Qt does not own it: keep it alive
     return dialog
 
 
@@ -149,6 +149,8 @@ def fill_recent_menu(menu: QMenu, store: QSettings, open_project: Callable[[Path
     menu.clear()
     recent = [p for p in projects.recent_projects(store) if p.exists()]
     if not recent:
-        menu.addAction("(none)").setEnabled(False)
+        none = QAction("(none)", menu)
+        none.setEnabled(False)
+        menu.addAction(none)
     for path in recent:
         menu.addAction(path.name, lambda p=path: open_project(p)).setToolTip(str(path))

@@ -74,7 +74,8 @@ class Operation(Generic[T]):
 
     ``job`` takes a :class:`core.progress.Progress` (check it between chunks, report with
     ``step``) and returns the result handed to ``success``.  ``finished`` callbacks run last,
-    whatever happened.
+    whatever happened.  What a callback returns is ignored (typed ``object`` so that a callback may be
+    a call that happens to return something, such as an error box).
     """
 
     def __init__(self, runner: OperationRunner, job: Callable[[Progress], T]) -> None:
@@ -84,30 +85,30 @@ class Operation(Generic[T]):
         self.worker: Worker | None = None
         self._done = False  # set on the UI thread once every callback has run
         self._superseded = False  # replaced by a newer operation: a late result is dropped
-        self._success: list[Callable[[T], None]] = []
-        self._failure: list[Callable[[BaseException], None]] = []
-        self._cancelled: list[Callable[[], None]] = []
-        self._progress: list[Callable[[int, int, str], None]] = []
-        self._finished: list[Callable[[], None]] = []
+        self._success: list[Callable[[T], object]] = []
+        self._failure: list[Callable[[BaseException], object]] = []
+        self._cancelled: list[Callable[[], object]] = []
+        self._progress: list[Callable[[int, int, str], object]] = []
+        self._finished: list[Callable[[], object]] = []
 
     # ------------------------------------------------------------------ building
-    def success(self, callback: Callable[[T], None]) -> Operation[T]:
+    def success(self, callback: Callable[[T], object]) -> Operation[T]:
         self._success.append(callback)
         return self
 
-    def failure(self, callback: Callable[[BaseException], None]) -> Operation[T]:
+    def failure(self, callback: Callable[[BaseException], object]) -> Operation[T]:
         self._failure.append(callback)
         return self
 
-    def cancelled(self, callback: Callable[[], None]) -> Operation[T]:
+    def cancelled(self, callback: Callable[[], object]) -> Operation[T]:
         self._cancelled.append(callback)
         return self
 
-    def progress(self, callback: Callable[[int, int, str], None]) -> Operation[T]:
+    def progress(self, callback: Callable[[int, int, str], object]) -> Operation[T]:
         self._progress.append(callback)
         return self
 
-    def finished(self, callback: Callable[[], None]) -> Operation[T]:
+    def finished(self, callback: Callable[[], object]) -> Operation[T]:
         self._finished.append(callback)
         return self
 

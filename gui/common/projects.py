@@ -59,7 +59,7 @@ def recent_projects(store: QSettings | None = None) -> list[Path]:
     raw = store.value(RECENT_KEY, [])
     if isinstance(raw, str):
         raw = [raw]
-    return [Path(p) for p in (raw or []) if p]
+    return [Path(p) for p in (raw if isinstance(raw, list | tuple) else []) if p]
 
 
 def remember_project(path: Path, store: QSettings | None = None) -> None:

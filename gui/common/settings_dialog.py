@@ -118,7 +118,8 @@ class SettingsDialog(QDialog):
         self.reranker_model.addItem("", "")
         self.reranker_model.addItem("all-MiniLM-L6-v2")
         self.reranker_model.setCurrentText(settings.retrieval.reranker or "")
-        self.reranker_model.lineEdit().setPlaceholderText("empty: BM25 only; or a model name or local folder")
+        if (reranker_edit := self.reranker_model.lineEdit()) is not None:  # editable, so it has one
+            reranker_edit.setPlaceholderText("empty: BM25 only; or a model name or local folder")
         self.reranker_model.setAccessibleName("Reranker model")
         rform.addRow("&Reranker model:", self.reranker_model)
         if not reranker_installed():  # the lite desktop build (packaging/) ships no torch

@@ -66,7 +66,7 @@ class PdfToolbar(QWidget):
         self.find_edit.setAccessibleName("Find text in the PDF")
         self.find_edit.setClearButtonEnabled(True)
         self.find_edit.setMaximumWidth(220)
-        self.find_edit.returnPressed.connect(lambda: self.find(self.find_edit.text()))
+        self.find_edit.returnPressed.connect(lambda: self.find_text(self.find_edit.text()))
         row.addWidget(self.find_edit)
         self.find_label = QLabel("")
         self.find_label.setAccessibleName("Find results")
@@ -141,7 +141,7 @@ class PdfToolbar(QWidget):
         self.find_edit.setFocus()
         self.find_edit.selectAll()
 
-    def find(self, text: str) -> Operation | None:
+    def find_text(self, text: str) -> Operation | None:
         """Find ``text`` in the grammar on screen, in the background; jumps to the first match after this page."""
         text = text.strip()
         if self.state.document is None or not text:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pymupdf
 from PySide6.QtCore import QPoint, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QPainter, QPen
+from PySide6.QtGui import QAction, QBrush, QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsPixmapItem, QGraphicsRectItem, QGraphicsScene, QGraphicsView, QMenu, QWidget
 
 from core.models import Rect
@@ -252,8 +252,9 @@ class PdfView(QGraphicsView):
         if point is None or label is None:
             return None
         menu = QMenu(self)
-        action = menu.addAction(label + "\tP")
+        action = QAction(label + "\tP", menu)
         action.triggered.connect(lambda: self.pinRequested.emit(*point))
+        menu.addAction(action)
         return menu
 
     def contextMenuEvent(self, event) -> None:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import SignalInstance
-from PySide6.QtWidgets import QLabel, QMessageBox, QProgressBar, QPushButton
+from PySide6.QtWidgets import QLabel, QMessageBox, QProgressBar, QPushButton, QWidget
 
 from gui.common import file_dialogs
 from gui.common.error_dialog import error_box
@@ -23,6 +23,11 @@ from gui.common.operations import Operation, OperationRunner
 from gui.common.settings import AppSettings
 from gui.profile import profile_backend as backend
 from gui.profile.profile_batch_files import FILE_CANCEL_NOTES, Summary, report_box, summarise_import, summarise_write
+
+
+def _dock(part: BatchFileActions) -> QWidget:
+    """The dock itself, the parent of this part's dialogs (the mixin is only ever part of ProfileView, a QWidget)."""
+    return cast(QWidget, part)
 
 
 class BatchFileActions:
@@ -45,9 +50,11 @@ class BatchFileActions:
     _estimate_key: tuple[str, str] | None
     _file_op: Operation | None
     _file_kind: str
-    running: bool
     feature_set: Callable[[], str]
     refresh: Callable[[], Operation | None]
+    if TYPE_CHECKING:
+        @property
+        def running(self) -> bool: ...
 
     def export_batch_dialog(self) -> Operation | None:
         """Ask where to write the chosen set's unanswered prompts, then write them in the background."""
@@ -55,14 +62,14 @@ class BatchFileActions:
             return None
         stem = "".join(c if c.isalnum() or c in "-_" else "-" for c in self.feature_set())[:40] or "features"
         suggested = self.project_path.with_name(f"{self.project_path.stem}-{stem}-requests.jsonl")
-        path = file_dialogs.choose_batch_out(self, suggested)
+        path = file_dialogs.choose_batch_out(_dock(self), suggested)
         return self.export_batch_file(path) if path else None
 
     def import_results_dialog(self) -> Operation | None:
         """Ask for a results file (OpenAI Batch API or vLLM run_batch output), then import it in the background."""
         if self.project_path is None or self.running:
             return None
-        path = file_dialogs.choose_batch_results(self, self.project_path.parent)
+        path = file_dialogs.choose_batch_results(_dock(self), self.project_path.parent)
         return self.import_batch_results(path) if path else None
 
     def export_batch_file(self, out_path: Path) -> Operation | None:
@@ -91,12 +98,12 @@ class BatchFileActions:
             self.last_result, outcome["state"] = report, kind
             summary = summarise(report)
             self._note = summary.line + " "
-            self.report_box = report_box(self, summary)
+            self.report_box = report_box(_dock(self), summary)
 
         def failed(exc: BaseException) -> None:
             self.last_error = exc
             self._note = f"{getattr(exc, 'message', exc)} "
-            self.report_box = error_box(self, "Batch file", exc)
+            self.report_box = error_box(_dock(self), "Batch file", exc)
 
         def cancelled() -> None:
             outcome["state"] = "cancelled"

@@ -9,10 +9,12 @@ mixin): it uses the dock's widgets and signals.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 from PySide6.QtCore import SignalInstance
-from PySide6.QtWidgets import QLabel, QMessageBox, QPushButton
+from PySide6.QtWidgets import QLabel, QMessageBox, QPushButton, QWidget
 
 from core.errors import GrammarLensError
 from core.output_paths import export_folder_in, free_folder, holds_only_exports
@@ -22,6 +24,11 @@ from gui.profile import profile_backend as backend
 from gui.profile.export_folder import KEEP_BOTH, REPLACE, replace_question, result_box, start_folder
 from gui.profile.profile_bibtex import BibtexDialog
 from gui.profile.references import ReferenceSource
+
+
+def _dock(part: ExportActions) -> QWidget:
+    """The dock itself, the parent of this part's dialogs (the mixin is only ever part of ProfileView, a QWidget)."""
+    return cast(QWidget, part)
 
 
 class ExportActions:
@@ -42,9 +49,10 @@ class ExportActions:
     reference_button: QPushButton
     summary_label: QLabel
     _own_source: bool
+    refresh: Callable[[], Operation | None]
 
     def choose_reference_folder(self) -> None:
-        self.source.choose(self)
+        self.source.choose(_dock(self))
 
     def set_reference_folder(self, folder: Path) -> Operation | None:
         """Compare with the WALS/Grambank values in a CLDF folder (read in the background)."""
@@ -74,7 +82,8 @@ class ExportActions:
         if self.project_path is None:
             return
         name = export_folder_in(Path.home(), self.project_path, fmt).name
-        parent = file_dialogs.choose_folder(self, f"Export the profile: choose where its folder {name} goes",
+        parent = file_dialogs.choose_folder(_dock(self),
+                                            f"Export the profile: choose where its folder {name} goes",
                                             start_folder(self.export_parent))
         if parent:
             self.export_into(fmt, parent)
@@ -94,7 +103,7 @@ class ExportActions:
         self.export_parent = Path(parent)
         if not target.exists():
             return self.export_to(fmt, target, overwrite=False)
-        box = self.export_question = replace_question(self, target, holds_only_exports(target))
+        box = self.export_question = replace_question(_dock(self), target, holds_only_exports(target))
 
         def answered(button) -> None:
             choice = button.property("choice")
@@ -115,7 +124,7 @@ class ExportActions:
 
         def done(written: backend.ExportDone) -> None:
             self.summary_label.setText(f"Exported {written}")
-            self.export_box = result_box(self, fmt, Path(folder), written.warnings)
+            self.export_box = result_box(_dock(self), fmt, Path(folder), written.warnings)
             self.export_box.open()
 
         return (Operation(self.runner, lambda progress: backend.export(path, fmt, folder, refs, progress,
@@ -127,6 +136,6 @@ class ExportActions:
     def edit_bibtex(self) -> BibtexDialog | None:
         if self.project_path is None:
             return None
-        self.bibtex_dialog = BibtexDialog(self.runner, self.project_path, self)
+        self.bibtex_dialog = BibtexDialog(self.runner, self.project_path, _dock(self))
         self.bibtex_dialog.open()
         return self.bibtex_dialog

@@ -80,7 +80,7 @@ def load_references(folder: Path, project_path: Path, progress: Progress) -> dic
 
     with open_project(project_path, readonly=True) as project:
         language = get_language(project)
-    return load_reference_values([folder], language.glottocode if language else "")
+    return load_reference_values([folder], (language.glottocode or "") if language else "")
 
 
 def snapshot(project_path: Path, references: dict | None, feature_set: str = "") -> Snapshot:

@@ -48,11 +48,11 @@ class LanguageLine(QLabel):
         self.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse
                                      | Qt.TextInteractionFlag.LinksAccessibleByKeyboard)
         self.linkActivated.connect(lambda _link: self.edit())
-        projects.opened.connect(lambda _path: (self.refresh(), self.ask()))
+        projects.opened.connect(self._opened)
         projects.closed.connect(self.refresh)
         projects.documentsChanged.connect(lambda _shown: self.refresh())
         projects.languageChanged.connect(lambda _name: self.refresh())
-        projects.ingestFinished.connect(lambda added: (self.refresh(), added and self.ask()))
+        projects.ingestFinished.connect(self._ingested)
         self.refresh()
 
     def refresh(self) -> None:
@@ -63,6 +63,15 @@ class LanguageLine(QLabel):
             self.setText(line_text(self.projects.language(), bool(self.projects.state.documents)))
             self.show()
         self.changed.emit()
+
+    def _opened(self, _path: object) -> None:
+        self.refresh()
+        self.ask()
+
+    def _ingested(self, added: object) -> None:
+        self.refresh()
+        if added:
+            self.ask()
 
     def ask(self) -> LanguageDialog | None:
         """The language question, when a grammar was read and its language is an unsure guess."""

@@ -126,7 +126,11 @@ class RestoreDialog(QDialog):
         restore = box.addButton("Restore", QMessageBox.ButtonRole.AcceptRole)
         box.setDefaultButton(box.addButton(QMessageBox.StandardButton.Cancel))
         box.setWindowModality(Qt.WindowModality.WindowModal)
-        box.buttonClicked.connect(lambda button: button is restore and self._confirmed(backup))
+        def clicked(button: object) -> None:
+            if button is restore:
+                self._confirmed(backup)
+
+        box.buttonClicked.connect(clicked)
         self.confirm_box = box
         box.open()
         return box

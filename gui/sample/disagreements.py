@@ -72,7 +72,8 @@ class DisagreementQueue(QWidget):
         self.operation: Operation | None = None
         self.summary = QLabel("Choose the second coder's file to compare.")
         self.summary.setWordWrap(True)
-        self.list = QListWidget(accessibleName="Disagreements")
+        self.list = QListWidget()
+        self.list.setAccessibleName("Disagreements")
         self.list.currentRowChanged.connect(self._chosen)
         self.side_a, self.side_b = QLabel(), QLabel()
         for side in (self.side_a, self.side_b):
@@ -81,13 +82,17 @@ class DisagreementQueue(QWidget):
             side.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
             side.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.title_a, self.title_b = QLabel("<b>Coder A</b>"), QLabel("<b>Coder B</b>")
-        self.take_a = QPushButton("Take A's", clicked=lambda: self.resolve("a"))
-        self.take_b = QPushButton("Take B's", clicked=lambda: self.resolve("b"))
-        self.other_value = QComboBox(accessibleName="Other value")
-        self.take_other = QPushButton("Other value…", clicked=lambda: self.resolve("other"))
+        self.take_a, self.take_b = QPushButton("Take A's"), QPushButton("Take B's")
+        self.take_a.clicked.connect(lambda: self.resolve("a"))
+        self.take_b.clicked.connect(lambda: self.resolve("b"))
+        self.other_value = QComboBox()
+        self.other_value.setAccessibleName("Other value")
+        self.take_other = QPushButton("Other value…")
+        self.take_other.clicked.connect(lambda: self.resolve("other"))
         self.note = QLineEdit(placeholderText="Why (stored with the resolution, beside both coders' decisions)")
         self.note.setAccessibleName("Resolution note")
-        self.history = QTextBrowser(accessibleName="History of the feature")
+        self.history = QTextBrowser()
+        self.history.setAccessibleName("History of the feature")
         self.history.setPlaceholderText("Resolved features and who said what appear here.")
         self._layout()
         self._enable(False)
@@ -132,9 +137,11 @@ class DisagreementQueue(QWidget):
             progress.step(0, 1, "reading both files")
             return compare_projects(a, b)
 
-        self.operation = (Operation(self.runner, job).success(self.set_comparison)
-                          .failure(lambda exc: (self.summary.setText("The comparison failed."),
-                                                self.report("Cannot compare the two coders' files", exc)))
+        def failed(exc: BaseException) -> None:
+            self.summary.setText("The comparison failed.")
+            self.report("Cannot compare the two coders' files", exc)
+
+        self.operation = (Operation(self.runner, job).success(self.set_comparison).failure(failed)
                           .with_progress(f"Comparing with {b.name}").run_in_background())
         return self.operation
 
@@ -223,10 +230,12 @@ class DisagreementQueue(QWidget):
             self._fill()
             self.resolved.emit(d.feature_id, stored)
 
+        def failed(exc: BaseException) -> None:
+            self._enable(True)
+            self.report("The resolution was not stored", exc)
+
         self._enable(False)
-        self.operation = (Operation(self.runner, job).success(done)
-                          .failure(lambda exc: (self._enable(True), self.report("The resolution was not stored", exc)))
-                          .run_in_background())
+        self.operation = Operation(self.runner, job).success(done).failure(failed).run_in_background()
         return self.operation
 
     def _show_history(self, d: Disagreement, history: list) -> None:
@@ -272,7 +281,8 @@ def open_disagreement_queue(window, b_path: str | Path | None = None) -> Disagre
     if b_path is None:
         return None
     queue = DisagreementQueue(window.runner, window.show_error, window.coding.act_reviewer, window)
-    dock = QDockWidget("Disagreements between two coders", window, objectName="disagreementDock")
+    dock = QDockWidget("Disagreements between two coders", window)
+    dock.setObjectName("disagreementDock")
     dock.setWidget(queue)
     dock.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
     shown: list[Disagreement] = []

@@ -61,7 +61,8 @@ def export_png(figure: Figure, path: str | Path, scale: float = PNG_SCALE) -> Pa
     finally:
         painter.end()
     target = Path(path)
-    if not image.save(str(target), "PNG"):
+    # PySide6's stub types the format as bytes, but the call accepts only a str (bytes raise ValueError)
+    if not image.save(str(target), "PNG"):  # type: ignore[call-overload]
         raise GrammarLensError(f"The figure could not be written to {target}.",
                                "Choose a folder you can write to, with some free space.")
     return target

@@ -23,7 +23,7 @@ with (project path, feature id), which the main window opens.  Drawing is
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QMouseEvent, QPainter, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QHelpEvent, QMouseEvent, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from core.sample.view_data import ACCEPTED, HAND, PREDICTED, UNKNOWN, SampleLanguage, SampleView
@@ -276,7 +276,7 @@ class HeatmapWidget(QWidget):
 
     # ------------------------------------------------------------------ mouse
     def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ToolTip:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
             found = self.cell_at(event.pos())
             if found is None:
                 QToolTip.hideText()
@@ -295,7 +295,7 @@ class HeatmapWidget(QWidget):
                  + (f" — {lineage}" if lineage else ""),
                  f"{fid}" + (f": {name}" if name else "")]
         cell = view.cell(language, fid) if view else None
-        if cell is None or cell.mark is None:
+        if view is None or cell is None or cell.mark is None:
             lines.append("not coded" + (f" ({cell.status})" if cell and cell.status else ""))
         else:
             value = "?" if cell.mark == UNKNOWN else f"{cell.code} {view.value_label(fid, cell.code)}".strip()
@@ -303,7 +303,7 @@ class HeatmapWidget(QWidget):
             lines.append(f"Status: {STATUS_TEXT.get(cell.mark, cell.status)}")
             if cell.coder:
                 lines.append(f"Coder: {cell.coder}")
-        if cell is not None and cell.reference_code is not None:
+        if view is not None and cell is not None and cell.reference_code is not None:
             label = cell.reference_label or view.value_label(fid, cell.reference_code)
             agree = "disagrees" if cell.disagrees else "agrees"
             lines.append(f"{view.reference_name or 'Reference'}: {cell.reference_code} {label} ({agree})".rstrip())

@@ -20,6 +20,7 @@ from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
+    QHelpEvent,
     QMouseEvent,
     QPainter,
     QPainterPath,
@@ -230,9 +231,14 @@ class MapWidget(QWidget):
             return []
         located = [lang for lang in view.languages if lang.has_coordinates]
         # coded languages last, on top of uncoded ones
-        located.sort(key=lambda lang: (view.cell(lang, fid) is not None and view.cell(lang, fid).mark is not None)
-                     if fid else False)
-        true = [self.project(lang.longitude, lang.latitude, rect) for lang in located]
+        def coded(lang: SampleLanguage) -> bool:
+            cell = view.cell(lang, fid) if fid else None
+            return cell is not None and cell.mark is not None
+
+        located.sort(key=coded)
+        # every located language has both coordinates (has_coordinates); the walrus only tells the type checker
+        true = [self.project(lon, lat, rect) for lang in located
+                if (lon := lang.longitude) is not None and (lat := lang.latitude) is not None]
         placed = spread([(p.x(), p.y()) for p in true], RADIUS + 1)
         points: list[tuple[QPointF, SampleLanguage]] = []
         for p in placed:  # leader lines and crowd counts first, under the points
@@ -296,15 +302,16 @@ class MapWidget(QWidget):
         return best
 
     def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ToolTip:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
             language = self.language_at(QPointF(event.pos()))
             if language is None or self.view is None:
                 QToolTip.hideText()
                 event.ignore()
                 return True
-            cell = self.view.cell(language, self.feature_id) if self.feature_id else None
+            fid = self.feature_id or ""
+            cell = self.view.cell(language, fid) if fid else None
             value = ("not coded" if cell is None or cell.mark is None else "?" if cell.mark == UNKNOWN
-                     else f"{cell.code} {self.view.value_label(self.feature_id, cell.code)}")
+                     else f"{cell.code} {self.view.value_label(fid, cell.code)}")
             QToolTip.showText(event.globalPos(), f"{language.name} ({language.family or 'no family'}, "
                               f"{language.macroarea or 'no macroarea'})\n{self.feature_id}: {value}", self)
             return True

@@ -63,7 +63,10 @@ class SampleBatchFiles(QObject):
         self.act_write.setToolTip("The unanswered prompts of every project of the sample, as one JSONL file for the "
                                   "OpenAI Batch API or vLLM run_batch")
         self.act_import = menu.addAction("Import batch results…", self.import_dialog)
-        button = QToolButton(text="Batch files", menu=menu, accessibleName="Batch files of the sample")
+        button = QToolButton()
+        button.setText("Batch files")
+        button.setMenu(menu)
+        button.setAccessibleName("Batch files of the sample")
         button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         bar = window.findChild(QToolBar, "sampleToolbar")
         bar.addSeparator()

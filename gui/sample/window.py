@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QMainWindow, QScrollArea, QTabWidget, QToolBar, QWidget
@@ -32,6 +33,9 @@ from gui.sample.map_legend import COLOUR_MODES
 from gui.sample.map_view import MapWidget
 from gui.sample.palette import ValuePalette
 
+if TYPE_CHECKING:  # read lazily in the job: the window opens without loading the sample readers
+    from core.sample.snapshot import SampleRead
+
 ALL_GROUPS = "All feature groups"
 MAP_DEFAULT = "GB107"  # the map's first feature when the sample has it (the paper's negation feature)
 
@@ -41,7 +45,7 @@ class SampleLoad:
     """What the reading job hands to the window (plain data, built off the UI thread)."""
 
     view: view_data.SampleView
-    read: object = None  # the core.sample.snapshot.SampleRead the view was built from
+    read: SampleRead  # the read the view was built from
     icons: dict = field(default_factory=dict)
     groups: dict = field(default_factory=dict)
     problems: list = field(default_factory=list)
@@ -107,24 +111,29 @@ class SampleWindow(QMainWindow):
             scroll.setStyleSheet("QScrollArea { background: white; }")
             self.tabs.addTab(scroll, title)
         self.setCentralWidget(self.tabs)
-        bar = QToolBar("Sample", objectName="sampleToolbar", movable=False)
-        self.sort_box = QComboBox(accessibleName="Sort languages by")
+        bar = QToolBar("Sample", movable=False)
+        bar.setObjectName("sampleToolbar")
+        self.sort_box = QComboBox()
+        self.sort_box.setAccessibleName("Sort languages by")
         self.sort_box.addItems(["Sort by name", "Sort by macroarea", "Sort by coverage", "Sort by family"])
         self.sort_box.currentIndexChanged.connect(lambda i: self.heatmap.set_sort(view_data.SORT_KEYS[i]))
-        self.group_box = QComboBox(accessibleName="Feature group")
+        self.group_box = QComboBox()
+        self.group_box.setAccessibleName("Feature group")
         self.group_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.group_box.currentTextChanged.connect(
             lambda text: self.heatmap.set_group(None if text in (ALL_GROUPS, "") else text))
-        self.feature_box = QComboBox(accessibleName="Feature on the map")
+        self.feature_box = QComboBox()
+        self.feature_box.setAccessibleName("Feature on the map")
         self.feature_box.setMinimumContentsLength(24)
         self.feature_box.currentIndexChanged.connect(lambda _i: self.map.set_feature(self.feature_box.currentData()))
-        self.colour_box = QComboBox(accessibleName="Colour the map by")
+        self.colour_box = QComboBox()
+        self.colour_box.setAccessibleName("Colour the map by")
         self.colour_box.addItems(["by value", "by family", "by macroarea"])
         self.colour_box.currentIndexChanged.connect(lambda i: self.map.set_colour_by(COLOUR_MODES[i]))
-        self.pacific = QCheckBox("Whole world, Pacific-centred", checked=False)
+        self.pacific = QCheckBox("Whole world, Pacific-centred")
         self.pacific.setToolTip("Off: the sample's own extent (double-click the map to come back to it)")
         self.pacific.toggled.connect(lambda on: self.map.set_pacific_centred(True) if on else self.map.fit_sample())
-        self.reviewed_only = QCheckBox("Coders' decisions only", checked=False)
+        self.reviewed_only = QCheckBox("Coders' decisions only")
         self.reviewed_only.setToolTip("Score against the reference only the values a coder decided (the model's "
                                       "unreviewed predictions left out and counted)")
         self.reviewed_only.toggled.connect(lambda _on: self._rescore())
@@ -182,18 +191,18 @@ class SampleWindow(QMainWindow):
         self.loaded.emit()
         self._load = load
         if self.reference is not None and not load.reference_problem:
-            self._compare_with_reference(load)
+            self._compare_with_reference(load, self.reference)
 
     def _rescore(self) -> None:
         load = getattr(self, "_load", None)
         if load is not None and self.reference is not None and not load.reference_problem:
-            self._compare_with_reference(load)
+            self._compare_with_reference(load, self.reference)
 
-    def _compare_with_reference(self, load: SampleLoad) -> Operation:
+    def _compare_with_reference(self, load: SampleLoad, reference: Path) -> Operation:
         """The agreement plot against the reference, by core's scorer (after the heatmap: it reads more)."""
         from core.sample.reference import compare_with_reference
 
-        reference, name, reviewed = self.reference, load.view.reference_name, self.reviewed_only.isChecked()
+        name, reviewed = load.view.reference_name, self.reviewed_only.isChecked()
 
         def job(progress: Progress) -> list:
             progress.step(0, 1, "scoring")
@@ -286,7 +295,7 @@ class SampleWindow(QMainWindow):
             return None
         try:
             written = export_figure(figure, path)
-        except Exception as exc:
+        except (GrammarLensError, OSError) as exc:  # anything else is a bug: the app's error reporter shows it
             self.errors.report("The figure was not exported", exc)
             return None
         self.statusBar().showMessage(f"Saved {written}.", 8000)

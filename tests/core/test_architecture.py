@@ -81,9 +81,9 @@ def test_core_tests_need_no_qt() -> None:
     assert offenders == []
 
 
-def test_no_module_of_core_or_gui_grows_past_400_lines() -> None:
+def test_no_module_of_core_gui_bench_or_devtools_grows_past_400_lines() -> None:
     """A file that grows past 400 lines has two jobs (CONTRIBUTING.md): split it by job, not by line count."""
-    modules = [p for folder in ("core", "gui") for p in sorted((REPO / folder).rglob("*.py"))]
+    modules = [p for folder in ("core", "gui", "bench", "devtools") for p in sorted((REPO / folder).rglob("*.py"))]
     offenders = [f"{p.relative_to(REPO)}: {n}" for p in modules
                  if (n := len(p.read_text(encoding="utf-8").splitlines())) > 400]
     assert offenders == []
@@ -94,4 +94,4 @@ def test_the_import_contracts_hold() -> None:
     linter = Path(sys.executable).with_name("lint-imports")
     out = subprocess.run([str(linter), "--no-cache"], cwd=REPO, capture_output=True, text=True)
     assert out.returncode == 0, out.stdout[-3000:]
-    assert "Contracts: 6 kept, 0 broken." in out.stdout
+    assert "Contracts: 7 kept, 0 broken." in out.stdout

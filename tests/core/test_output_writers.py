@@ -117,7 +117,7 @@ def test_bench_rag_write_requests_checks_out_and_part_and_leaves_no_part(tmp_pat
 # -- judged grading sheet, demo grammar ------------------------------------------------------------------------
 
 def test_write_grading_sheet_refuses_a_project_and_a_pdf_and_rewrites_its_own_sheet(tmp_path) -> None:
-    from bench.judged import write_grading_sheet
+    from bench.judged_report import write_grading_sheet
 
     entry = {"feature": "81A", "file": "g.pdf", "sha256": "x", "pdf_page": 3, "text_hash": "h", "loose_hash": "l",
              "page_label": "1", "section": "1 > 2", "text": "Word order is SOV."}

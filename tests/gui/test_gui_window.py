@@ -257,5 +257,5 @@ def test_text_search_finds_highlights_and_steps_through_matches(qtbot, main_wind
     assert bar.find_label.text().strip() == f"{first % expected + 1}/{expected}"
     bar.find_edit.setText("zzzqqq-not-in-the-grammar")
     with qtbot.waitSignal(bar.matchesChanged, timeout=10_000):
-        bar.find(bar.find_edit.text())
+        bar.find_text(bar.find_edit.text())
     assert bar.find_label.text().strip() == "no match"

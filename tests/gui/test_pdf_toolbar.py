@@ -77,5 +77,5 @@ def test_find_counts_every_match_and_steps_through_them(qtbot, toolbar) -> None:
     toolbar.step(-1)  # wraps around to the last match
     assert toolbar.find_label.text().strip() == f"{expected}/{expected}"
     with qtbot.waitSignal(toolbar.matchesChanged, timeout=1000):
-        toolbar.find("")  # an empty search clears the matches
+        toolbar.find_text("")  # an empty search clears the matches
     assert toolbar.matches == [] and toolbar.find_label.text() == ""
