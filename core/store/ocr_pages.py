@@ -57,3 +57,11 @@ def document_ocr(project: ProjectDatabase, document_id: int) -> tuple[str | None
     row = project.conn.execute("SELECT ocr_language, ocr_pages FROM documents WHERE id = ?",
                                (document_id,)).fetchone()
     return (row[0], row[1] or 0) if row else (None, 0)
+
+
+def count_ocr_pages(project: ProjectDatabase, sha256: str | None = None) -> int:
+    """Pages read by OCR and kept (of one PDF, or of any)."""
+    if sha256 is None:
+        return int(project.conn.execute("SELECT count(*) FROM ocr_pages WHERE status = 'ok'").fetchone()[0])
+    return int(project.conn.execute("SELECT count(*) FROM ocr_pages WHERE status = 'ok' AND sha256 = ?",
+                                    (sha256,)).fetchone()[0])
