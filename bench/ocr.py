@@ -8,7 +8,8 @@ born-digital PDF, are ingested from their text layer.  Reported per grammar and 
   F1 of the two pages' paragraph words as multisets (case-folded), averaged over pages;
 - **labels recovered**: pages whose printed page label read from the scan equals the label the
   original PDF gives the page (the scan carries no /PageLabels: the number must be read);
-- **paragraph boundaries**: F1 of paragraph starts (first five words) on prose pages;
+- **paragraph boundaries**: F1 of prose paragraph starts (first four words past a leading number)
+  on prose pages;
 - **seconds per page** (OCR wall time over the pages) and **peak memory** (this process plus
   the largest Tesseract process times the number of jobs, the most that runs at once);
 - the mean OCR confidence and the share of paragraphs marked low-confidence.
@@ -155,7 +156,11 @@ def _words(text: str) -> list[str]:
 
 
 def _start(paragraph: Paragraph) -> str:
-    return " ".join(_words(paragraph.text)[:5])
+    """A paragraph's first four words, past any leading number (a footnote mark OCR may misread)."""
+    words = _words(paragraph.text)
+    while words and words[0].isdigit():
+        words.pop(0)
+    return " ".join(words[:4])
 
 
 def word_f1(truth: list[str], got: list[str]) -> float:

@@ -240,9 +240,16 @@ def _footnote_start(rows: list[Row], height: float, body_size: float) -> int:
             break
     for i in range(run_start, len(rows)):
         gap = rows[i].y0 - rows[i - 1].y1 if i > 0 else body_size
-        if _FOOTNOTE_MARK.match(rows[i].text) and (gap >= 0.3 * body_size or rows[i - 1].column != rows[i].column):
+        set_off = gap >= 0.3 * body_size or rows[i - 1].column != rows[i].column
+        # OCR loses or misreads superscript note marks: a recognised small-print run set off at
+        # the foot is taken for notes even without one
+        if set_off and (_FOOTNOTE_MARK.match(rows[i].text) or (i == run_start and _recognised(rows[i]))):
             return i
     return len(rows)
+
+
+def _recognised(row: Row) -> bool:
+    return any(f.confidence is not None for f in row.fragments)
 
 
 def _paragraph(draft: Draft, labels: list[PageLabel], sections: SectionIndex, vocabulary: Container[str],
