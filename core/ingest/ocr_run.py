@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
 import pymupdf
 
 from core.errors import PdfError
@@ -27,6 +28,8 @@ from core.ingest.layout import Fragment
 from core.ingest.tesseract import start_page
 from core.progress import Progress
 
+EDGE_BAND = 0.12  # share of the page height read again at the top and at the bottom (page numbers)
+EDGE_GAP_PX = 40
 MAX_PIXELS = 60_000_000  # a huge page (a fold-out map) is read at a lower resolution, never out of memory
 PAGE_TIMEOUT_S = 600.0  # one page longer than this is taken for a hung Tesseract
 
@@ -49,6 +52,9 @@ class _Running:
     started: float
     out_base: Path
     dpi: int
+    page_height: float  # points
+    main: PageOcr | None = None  # set once the whole page is read and its edges are being read
+    band: tuple[float, float, float] = (0.0, 0.0, 0.0)  # top band height, bottom band start, band height (pt)
 
 
 @dataclass
@@ -119,7 +125,13 @@ def run_ocr(
                 time.sleep(0.02)
                 continue
             for index in finished:
-                result = _collect(index, running.pop(index))
+                state = running.pop(index)
+                result = _collect(index, state)
+                if state.main is None and not result.error:  # now read the head and foot bands alone
+                    running[index] = _start_edges(doc, index, tmp, language, state, result)
+                    continue
+                if state.main is not None:
+                    result = merge_edges(state.main, result, state.page_height, state.band)
                 on_page(result)
                 rate.done += 1
                 rate.read_now += 1
@@ -141,7 +153,67 @@ def _start(doc: pymupdf.Document, index: int, tmp: Path, language: str, dpi: int
     image = tmp / f"p{index}.pgm"
     page.get_pixmap(dpi=used_dpi, colorspace=pymupdf.csGRAY, alpha=False).save(str(image))
     out_base = tmp / f"p{index}"
-    return _Running(start_page(image, out_base, language, used_dpi), time.monotonic(), out_base, used_dpi)
+    return _Running(start_page(image, out_base, language, used_dpi), time.monotonic(), out_base, used_dpi,
+                    page.rect.height)
+
+
+def _start_edges(doc: pymupdf.Document, index: int, tmp: Path, language: str, state: _Running,
+                 main: PageOcr) -> _Running:
+    """Read the page's top and bottom bands again as one block of lines (``--psm 6``).
+
+    Tesseract's page layout analysis drops an isolated short line, and a page number alone in
+    the foot ("17", "iv") is exactly that; read as a block, it is found (sparse-text mode,
+    ``--psm 11``, missed it too).  The two bands are stacked
+    into one small image, so this costs one quick process per page.
+    """
+    page = doc.load_page(index)
+    band = EDGE_BAND * page.rect.height
+    rect = page.rect
+    top = page.get_pixmap(dpi=state.dpi, colorspace=pymupdf.csGRAY, alpha=False,
+                          clip=pymupdf.Rect(rect.x0, rect.y0, rect.x1, rect.y0 + band))
+    bottom = page.get_pixmap(dpi=state.dpi, colorspace=pymupdf.csGRAY, alpha=False,
+                             clip=pymupdf.Rect(rect.x0, rect.y1 - band, rect.x1, rect.y1))
+    width = min(top.width, bottom.width)
+    gap = np.full((EDGE_GAP_PX, width), 255, dtype=np.uint8)
+    stacked = np.vstack([_array(top)[:, :width], gap, _array(bottom)[:, :width]])
+    image = tmp / f"e{index}.pgm"
+    image.write_bytes(b"P5\n%d %d\n255\n" % (stacked.shape[1], stacked.shape[0]) + stacked.tobytes())
+    out_base = tmp / f"e{index}"
+    process = start_page(image, out_base, language, state.dpi, block=True)
+    running = _Running(process, state.started, out_base, state.dpi, page.rect.height, main)
+    running.band = (top.height * 72.0 / state.dpi, (top.height + EDGE_GAP_PX) * 72.0 / state.dpi, band)
+    return running
+
+
+def _array(pixmap: pymupdf.Pixmap) -> np.ndarray:
+    return np.frombuffer(pixmap.samples, dtype=np.uint8).reshape(pixmap.height, pixmap.stride)[:, :pixmap.width]
+
+
+def merge_edges(main: PageOcr, edges: PageOcr, page_height: float, band: tuple[float, float, float]) -> PageOcr:
+    """The main reading plus the head and foot lines only the band reading found (see _start_edges)."""
+    top_height, bottom_start, band_height = band
+    sizes = sorted(f.size for f in main.fragments)
+    body = sizes[len(sizes) // 2] if sizes else 10.0
+    added = []
+    for f in edges.fragments:
+        middle = (f.y0 + f.y1) / 2
+        if middle <= top_height:
+            shift = 0.0
+        elif middle >= bottom_start:
+            shift = page_height - band_height - bottom_start
+        else:
+            continue
+        size = min(f.size, body)
+        moved = Fragment(f.text, f.x0, f.y0 + shift, f.x1, f.y1 + shift, size, False, False, f.confidence)
+        if not any(_overlaps(moved, m) for m in main.fragments):
+            added.append(moved)
+    if not added:
+        return main
+    return PageOcr(main.index, main.fragments + added, main.confidence, edges.seconds, main.dpi)
+
+
+def _overlaps(a: Fragment, b: Fragment) -> bool:
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
 
 
 def _collect(index: int, running: _Running) -> PageOcr:
@@ -156,6 +228,8 @@ def _collect(index: int, running: _Running) -> PageOcr:
     _close(process)
     hocr = running.out_base.with_suffix(".hocr")
     running.out_base.with_suffix(".pgm").unlink(missing_ok=True)
+    if running.main is not None and (process.returncode != 0 or not hocr.exists()):
+        return PageOcr(index, [], None, seconds, running.dpi)  # the edges only add: the page stands without
     if process.returncode != 0 or not hocr.exists():
         last = [line for line in stderr.splitlines() if line.strip()][-1:] or [f"exit status {process.returncode}"]
         return PageOcr(index, [], None, seconds, running.dpi, f"Tesseract failed: {last[0][:200]}")

@@ -77,13 +77,18 @@ def tesseract_env() -> dict[str, str]:
     return {**os.environ, "OMP_THREAD_LIMIT": "1"}
 
 
-def start_page(image: Path, out_base: Path, language: str, dpi: int) -> subprocess.Popen:
-    """Start recognising one page image; the hOCR lands in ``out_base.hocr``."""
+def start_page(image: Path, out_base: Path, language: str, dpi: int, *, block: bool = False) -> subprocess.Popen:
+    """Start recognising one page image; the hOCR lands in ``out_base.hocr``.
+
+    ``block`` reads the image as one block of lines without page layout analysis (``--psm 6``),
+    which keeps the lone short lines (a page number in the foot) that the analysis drops.
+    """
     binary = tesseract_path()
     if binary is None:
         raise PdfError("Tesseract is not installed, and this PDF has pages that need OCR.", INSTALL_HINT)
+    mode = ["--psm", "6"] if block else []
     return subprocess.Popen(
-        [binary, str(image), str(out_base), "--dpi", str(dpi), "-l", language, "hocr"],
+        [binary, str(image), str(out_base), "--dpi", str(dpi), "-l", language, *mode, "hocr"],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=tesseract_env(),
     )
 
