@@ -21,7 +21,7 @@ from pymupdf.utils import get_label_pno
 
 from core.errors import PdfError
 from core.ingest.layout import Fragment, fragments_from_dict
-from core.ingest.ocr_language import DEFAULT, detect_language
+from core.ingest.ocr_language import DEFAULT, describe, detect_language
 from core.ingest.ocr_run import OcrRate, PageOcr, default_jobs, run_ocr
 from core.ingest.pdf_open import scanned_error
 from core.ingest.tesseract import check_languages, installed_languages, tesseract_path
@@ -70,6 +70,20 @@ class OcrReport:
     poor_layer: list[int] = field(default_factory=list)  # 1-based pages whose text layer was not trusted
     failed: list[tuple[int, str]] = field(default_factory=list)  # 1-based page, error
     confidence: float | None = None  # mean over OCR'd pages
+
+    def summary(self) -> str:
+        """One sentence for the window's status line ('' when OCR did nothing worth saying)."""
+        parts = []
+        if self.pages:
+            how = "detected" if self.detected else "chosen"
+            parts.append(f"OCR read {self.pages} page(s) in {describe(self.language)}, {how}"
+                         + (f", mean confidence {self.confidence:.0f}" if self.confidence is not None else ""))
+        if self.failed:
+            parts.append(f"{len(self.failed)} page(s) could not be read: PDF page "
+                         + ", ".join(str(page) for page, _ in self.failed[:8]))
+        if self.poor_layer and not self.pages:
+            parts.append(f"the text layer of {len(self.poor_layer)} page(s) looks poor")
+        return "; ".join(parts) + "." if parts else ""
 
 
 def pdf_page_labels(doc: pymupdf.Document) -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QToolBar, QWidget
 
@@ -46,6 +46,13 @@ def sample_actions(window: QMainWindow) -> tuple[QAction, QAction]:
     compare = make_action(window, "&Compare with another coder's file…", None, lambda: open_disagreement_queue(window),
                           "This project's disagreements with a second coder's file, resolved one by one")
     return sample, compare
+
+
+def ocr_action(window: QMainWindow, store: QSettings) -> QAction:
+    """Project → Scanned pages (OCR)… (:mod:`gui.project.ocr_options`)."""
+    from gui.project.ocr_options import ocr_options_action
+
+    return ocr_options_action(window, store)
 
 
 def fill_menu_bar(window: QMainWindow, menus: Sequence[tuple[str, Sequence[Item]]]) -> None:
