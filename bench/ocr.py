@@ -10,8 +10,9 @@ born-digital PDF, are ingested from their text layer.  Reported per grammar and 
   original PDF gives the page (the scan carries no /PageLabels: the number must be read);
 - **paragraph boundaries**: F1 of prose paragraph starts (first four words past a leading number)
   on prose pages;
-- **seconds per page** (OCR wall time over the pages) and **peak memory** (this process plus
-  the largest Tesseract process times the number of jobs, the most that runs at once);
+- **seconds per page** (wall time of the whole ingest over the pages) and **peak memory** (the
+  largest sum of resident memory of this process and its Tesseract processes, sampled every
+  50 ms while the scan is ingested);
 - the mean OCR confidence and the share of paragraphs marked low-confidence.
 
 ``--before PATH`` ingests the scans with another checkout's ``main.py`` (e.g. the code before
@@ -20,10 +21,11 @@ OCR was reworked) and scores its paragraphs the same way.
 
 from __future__ import annotations
 
+import os
 import re
-import resource
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass
@@ -32,7 +34,6 @@ from pathlib import Path
 import pymupdf
 
 from bench.ocr_scans import make_scan
-from core.ingest.ocr_run import default_jobs
 from core.ingest.page_reading import OcrOptions
 from core.ingest.pipeline import ingest
 from core.models import Paragraph, ParagraphKind
@@ -86,15 +87,16 @@ def run_ocr_bench(pdf: Path, workdir: Path, *, pages: int = 8, variants: tuple[s
         scan = make_scan(pdf, chosen, workdir / f"{pdf.stem}.{variant}.pdf", degrade=variant == "degraded", seed=seed)
         project = workdir / f"{pdf.stem}.{variant}.grammarlens"
         started = time.perf_counter()
-        if before is not None:
-            _ingest_with(before, scan, project)
-            paragraphs = _read_paragraphs(project)
-            name = f"before-{variant}"
-        else:
-            paragraphs = _ingest_paragraphs(scan, project, OcrOptions(mode="force", dpi=dpi, jobs=jobs))
-            name = variant
+        with PeakMemory() as memory:
+            if before is not None:
+                _ingest_with(before, scan, project)
+                name = f"before-{variant}"
+            else:
+                _ingest_paragraphs(scan, project, OcrOptions(mode="force", dpi=dpi, jobs=jobs))
+                name = variant
         seconds = time.perf_counter() - started
-        rows.append(_score(pdf.stem, name, reference, paragraphs, truth_labels, seconds, jobs or default_jobs()))
+        paragraphs = _read_paragraphs(project)
+        rows.append(_score(pdf.stem, name, reference, paragraphs, truth_labels, seconds, memory.peak_mb))
     return rows
 
 
@@ -117,7 +119,7 @@ def _read_paragraphs(project_path: Path) -> list[Paragraph]:
 
 
 def _score(grammar: str, variant: str, reference: list[Paragraph], scanned: list[Paragraph],
-           truth_labels: list[str], seconds: float, jobs: int) -> OcrBenchRow:
+           truth_labels: list[str], seconds: float, peak_mb: float) -> OcrBenchRow:
     n = len(truth_labels)
     prose_pages = [p for p in range(1, n + 1) if _prose_page(reference, p)]
     matches, boundaries = [], []
@@ -131,17 +133,59 @@ def _score(grammar: str, variant: str, reference: list[Paragraph], scanned: list
     recovered = sum(1 for i, label in enumerate(truth_labels) if labels.get(i + 1) == label)
     pages_with_text = [i + 1 for i in range(n) if i + 1 in labels]
     confidences = [p.ocr_confidence for p in scanned if p.ocr_confidence is not None]
-    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return OcrBenchRow(
         grammar, variant, n, len(prose_pages),
         round(sum(matches) / len(matches), 3) if matches else 0.0,
         round(recovered / len(pages_with_text), 3) if pages_with_text else 0.0,
         round(sum(boundaries) / len(boundaries), 3) if boundaries else 0.0,
-        round(seconds / n, 2), round(own + children * jobs, 1),
+        round(seconds / n, 2), round(peak_mb, 1),
         round(sum(confidences) / len(confidences), 1) if confidences else None,
         round(sum(1 for p in scanned if p.low_confidence) / len(scanned), 3) if scanned else 0.0,
     )
+
+
+class PeakMemory:
+    """The largest resident memory of this process and all its descendants together, sampled."""
+
+    def __init__(self, every_s: float = 0.05) -> None:
+        self.every_s, self.peak_mb = every_s, 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> PeakMemory:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every_s):
+            self.peak_mb = max(self.peak_mb, sum(_rss_kb(pid) for pid in _tree(os.getpid())) / 1024)
+
+
+def _tree(pid: int) -> list[int]:
+    out, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        out.append(current)
+        for task in Path(f"/proc/{current}/task").glob("*/children"):
+            try:
+                todo += [int(c) for c in task.read_text().split()]
+            except OSError:
+                continue
+    return out
+
+
+def _rss_kb(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return 0
 
 
 def _prose_page(paragraphs: list[Paragraph], page: int) -> bool:

@@ -25,7 +25,7 @@ from core.models import Language
 from core.output_paths import refuse_project
 from core.store import create_project, open_project
 from core.store.backups import backup_dir, list_backups
-from core.store.ocr_pages import count_ocr_pages
+from core.store.ocr_pages import count_ocr_pages, document_ocr
 from core.store.repository import get_language, list_documents, list_paragraphs, set_language
 
 
@@ -205,7 +205,9 @@ def _paragraphs(args: argparse.Namespace) -> int:
     else:
         for p in paragraphs:
             snippet = p.text.replace("\n", " / ")
-            print(f"[{p.id}] p.{p.page_label} ({p.kind.value}) {p.section.split(' > ')[-1][:40]}: {snippet[:100]}")
+            mark = f"[OCR {p.ocr_confidence:.0f}] " if p.low_confidence and p.ocr_confidence is not None else ""
+            section = p.section.split(" > ")[-1][:40]
+            print(f"[{p.id}] p.{p.page_label} ({p.kind.value}) {section}: {mark}{snippet[:100]}")
     return 0
 
 
@@ -227,13 +229,16 @@ def _language(args: argparse.Namespace) -> int:
                 print(f"note: {check.note}", file=sys.stderr)
         language = get_language(project)
         documents = list_documents(project)
+        ocr = [document_ocr(project, d.id) for d in documents]
     if args.json:
         print(json.dumps({"name": language.name if language else None,
                           "glottocode": language.glottocode if language else None,
                           "source": language.source if language else None}, ensure_ascii=False))
         return 0
+    read = "; ".join(f"{d.file_name} read by OCR in {describe(code)} ({pages} pages)"
+                     for d, (code, pages) in zip(documents, ocr, strict=True) if pages)
     print(f"language: {language.name if language else '-'}; glottocode: {language.glottocode if language else '-'}; "
-          f"{len(documents)} document(s)")
+          f"{len(documents)} document(s)" + (f"; {read}" if read else ""))
     return 0
 
 
