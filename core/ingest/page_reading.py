@@ -9,9 +9,7 @@ stopped; only the finished book's document, pages and paragraphs wait for the en
 
 from __future__ import annotations
 
-import json
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -21,19 +19,19 @@ from pymupdf.utils import get_label_pno
 
 from core.errors import PdfError
 from core.ingest.layout import Fragment, fragments_from_dict
-from core.ingest.ocr_language import DEFAULT, describe, detect_language
-from core.ingest.ocr_run import OcrRate, PageOcr, default_jobs, run_ocr
+from core.ingest.ocr_language import describe
+from core.ingest.ocr_run import OcrRate, default_jobs
+from core.ingest.ocr_session import OcrSession, fragments_from_json
 from core.ingest.pdf_open import scanned_error
 from core.ingest.tesseract import check_languages, installed_languages, tesseract_path
 from core.ingest.text_layer import LayerVerdict, check_layer
 from core.progress import Progress
 from core.store.database import ProjectDatabase
-from core.store.ocr_pages import StoredOcrPage, load_ocr_pages, save_ocr_page
 
 # Ligatures are expanded (no TEXT_PRESERVE_LIGATURES); images are not extracted.
 TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 OcrMode = Literal["auto", "force", "never"]
-LANGUAGE_SAMPLE_PAGES = 2  # pages OCR'd with English first when nothing else tells the metalanguage
+MIN_LAYER_AGREEMENT = 0.8  # a hidden text layer agreeing less with Tesseract's reading is read again
 
 
 @dataclass(frozen=True)
@@ -70,6 +68,7 @@ class OcrReport:
     poor_layer: list[int] = field(default_factory=list)  # 1-based pages whose text layer was not trusted
     failed: list[tuple[int, str]] = field(default_factory=list)  # 1-based page, error
     confidence: float | None = None  # mean over OCR'd pages
+    layer_agreement: float | None = None  # hidden text layers checked: word F1 against Tesseract's reading
 
     def summary(self) -> str:
         """One sentence for the window's status line ('' when OCR did nothing worth saying)."""
@@ -106,12 +105,16 @@ def read_pages(doc: pymupdf.Document, progress: Progress, *, project: ProjectDat
     labels = pdf_page_labels(doc)
     pages: list[PageText] = []
     verdicts: list[LayerVerdict] = []
+    hidden: dict[int, str] = {}  # pages whose trusted-looking layer is invisible text over a picture
     for i in range(n):
         page = doc.load_page(i)
         fragments = fragments_from_dict(page.get_text("dict", flags=TEXT_FLAGS))
         pages.append(PageText(page.rect.width, page.rect.height, fragments, labels[i]))
         text = "\n".join(f.text for f in fragments)
-        verdicts.append(check_layer(text, bool(page.get_images(full=False))).verdict)
+        has_images = bool(page.get_images(full=False))
+        verdicts.append(check_layer(text, has_images).verdict)
+        if has_images and verdicts[-1] is LayerVerdict.GOOD and invisible_share(page) >= 0.8:
+            hidden[i] = text
         if i % 10 == 0 or i == n - 1:
             progress.step(i + 1, n, "reading pages")
     report = OcrReport(poor_layer=[i + 1 for i, v in enumerate(verdicts) if v is LayerVerdict.POOR])
@@ -121,7 +124,8 @@ def read_pages(doc: pymupdf.Document, progress: Progress, *, project: ProjectDat
         wanted = [i for i, v in enumerate(verdicts) if v is not LayerVerdict.BLANK or not pages[i].fragments]
     else:
         wanted = [i for i, v in enumerate(verdicts) if v in (LayerVerdict.IMAGE, LayerVerdict.POOR)]
-    if not wanted:
+    check_hidden = options.mode == "auto" and bool(hidden)
+    if not wanted and not check_hidden:
         if not any(p.fragments for p in pages):
             raise scanned_error(Path(doc.name).name) if options.mode != "never" else PdfError(
                 f"{Path(doc.name).name} has no text layer, and OCR was turned off (--ocr never).",
@@ -129,61 +133,44 @@ def read_pages(doc: pymupdf.Document, progress: Progress, *, project: ProjectDat
         return pages, report
     if tesseract_path() is None or not installed_languages():
         if options.mode == "auto" and len(wanted) < 0.5 * n and all(pages[i].fragments for i in wanted):
-            report.poor_layer = []  # no OCR here: the layer, poor or not, is all there is
-            return pages, report
+            return pages, report  # no OCR here: the layers, poor or not, are all there is (and reported)
         raise scanned_error(Path(doc.name).name)
-    _ocr(doc, pages, wanted, verdicts, project, digest, options, progress, report)
+    session = OcrSession(doc, project, digest, options.dpi, options.jobs or default_jobs(), progress)
+    language = options.language or session.earlier_language()
+    report.detected = options.language is None
+    if language is None:
+        good = [" ".join(f.text for f in p.fragments) for p, v in zip(pages, verdicts, strict=True)
+                if v is LayerVerdict.GOOD]
+        language = session.detect(good, wanted or sorted(hidden))
+    check_languages(language)
+    report.language = language
+    if check_hidden:
+        report.layer_agreement = round(session.hidden_layer_agreement(hidden, language), 3)
+        if report.layer_agreement < MIN_LAYER_AGREEMENT:  # a scanner's poor OCR: read those pages again
+            wanted = sorted(set(wanted) | set(hidden))
+            report.poor_layer = sorted(set(report.poor_layer) | {i + 1 for i in hidden})
+    _read(session, pages, wanted, language, report)
     return pages, report
 
 
-def _ocr(doc: pymupdf.Document, pages: list[PageText], wanted: list[int], verdicts: list[LayerVerdict],
-         project: ProjectDatabase | None, digest: str, options: OcrOptions, progress: Progress,
-         report: OcrReport) -> None:
-    stored = load_ocr_pages(project, digest) if project is not None and digest else {}
-    jobs = options.jobs or default_jobs()
-    language = options.language
+def invisible_share(page: pymupdf.Page) -> float:
+    """The share of a page's characters drawn invisibly (render mode 3): a scanner's OCR layer."""
+    total = invisible = 0
+    for span in page.get_texttrace():
+        count = len(span["chars"])
+        total += count
+        invisible += count if span["type"] == 3 else 0
+    return invisible / total if total else 0.0
+
+
+def _read(session: OcrSession, pages: list[PageText], wanted: list[int], language: str, report: OcrReport) -> None:
     rate = OcrRate(total=len(wanted))
-
-    def keep(result: PageOcr, model: str) -> None:
-        record = StoredOcrPage(result.index + 1, result.dpi, model, "failed" if result.error else "ok",
-                               result.confidence, fragments_json(result.fragments), result.error,
-                               round(result.seconds, 3))
-        stored[record.pdf_page] = record
-        if project is not None and digest:
-            save_ocr_page(project, digest, record)
-
-    def usable(index: int, model: str) -> bool:
-        record = stored.get(index + 1)
-        return record is not None and record.status == "ok" and record.language == model and record.dpi == options.dpi
-
-    earlier = Counter(r.language for r in stored.values() if r.status == "ok")
-    if language is None and earlier:  # an interrupted ingest decided already
-        language = earlier.most_common(1)[0][0]
-        report.detected = True
-    if language is None:
-        good_text = [" ".join(f.text for f in p.fragments) for p, v in zip(pages, verdicts, strict=True)
-                     if v is LayerVerdict.GOOD]
-        language = detect_language(good_text)
-        if language is None:  # a whole scan: read a few pages with English, then judge by them
-            check_languages(DEFAULT)
-            sample = _sample_pages(wanted)
-            todo = [i for i in sample if not usable(i, DEFAULT)]
-            run_ocr(doc, todo, language=DEFAULT, dpi=options.dpi, jobs=jobs, progress=progress,
-                    on_page=lambda r: keep(r, DEFAULT), rate=OcrRate(total=len(todo)))
-            texts = [" ".join(f[0] for f in json.loads(stored[i + 1].fragments)) for i in sample if i + 1 in stored]
-            language = detect_language(texts) or DEFAULT
-        report.detected = True
-    check_languages(language)
-    report.language = language
-    todo = [i for i in wanted if not usable(i, language)]
-    rate.done = len(wanted) - len(todo)
+    rate.done = report.resumed = sum(1 for i in wanted if session.usable(i, language))
     rate.started = time.monotonic()  # the rate counts this run's pages only
-    report.resumed = rate.done
-    run_ocr(doc, todo, language=language, dpi=options.dpi, jobs=jobs, progress=progress,
-            on_page=lambda r: keep(r, language), rate=rate)
+    session.read(wanted, language, rate)
     confidences = []
     for i in wanted:
-        record = stored[i + 1]
+        record = session.stored[i + 1]
         if record.status != "ok":
             report.failed.append((i + 1, record.error))
             continue  # the page keeps whatever text layer it had
@@ -193,19 +180,3 @@ def _ocr(doc: pymupdf.Document, pages: list[PageText], wanted: list[int], verdic
         if record.confidence is not None:
             confidences.append(record.confidence)
     report.confidence = round(sum(confidences) / len(confidences), 1) if confidences else None
-
-
-def _sample_pages(wanted: list[int]) -> list[int]:
-    """Pages well inside the book (past title, contents and preface), where prose is."""
-    if len(wanted) <= LANGUAGE_SAMPLE_PAGES:
-        return list(wanted)
-    return [wanted[len(wanted) * k // (LANGUAGE_SAMPLE_PAGES + 2)] for k in range(2, LANGUAGE_SAMPLE_PAGES + 2)]
-
-
-def fragments_json(fragments: list[Fragment]) -> str:
-    return json.dumps([[f.text, round(f.x0, 2), round(f.y0, 2), round(f.x1, 2), round(f.y1, 2), f.size,
-                        f.confidence] for f in fragments], ensure_ascii=False)
-
-
-def fragments_from_json(text: str) -> list[Fragment]:
-    return [Fragment(t, x0, y0, x1, y1, size, False, False, conf) for t, x0, y0, x1, y1, size, conf in json.loads(text)]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -105,3 +106,13 @@ def _mixed_case(word: str) -> bool:
     """Upper and lower case mixed after the first letter ("tHe", "iNdeX"): a broken layer or bad OCR."""
     rest = word[1:]
     return any(c.isupper() for c in rest) and any(c.islower() for c in rest)
+
+
+_WORD = re.compile(r"\w+")
+
+
+def layer_agreement(layer: str, recognised: str) -> float:
+    """Word F1 (multisets, case-folded) of a text layer against a fresh reading of the same page."""
+    a, b = Counter(_WORD.findall(layer.lower())), Counter(_WORD.findall(recognised.lower()))
+    total = sum(a.values()) + sum(b.values())
+    return 2 * sum((a & b).values()) / total if total else 1.0

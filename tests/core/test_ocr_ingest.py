@@ -82,6 +82,29 @@ def test_a_poor_text_layer_is_reported_and_read_again_by_ocr(tmp_path: Path) -> 
     assert "verb-final" not in text  # trusted as asked, and reported
 
 
+NOISE = "ami darts hea iis mothe day knit St angry ean on v Tbe lan guage oi tho vaIley"
+
+
+def test_a_scanners_hidden_layer_is_compared_with_a_fresh_reading_before_it_is_trusted(tmp_path: Path) -> None:
+    """Noise that looks like words passes any letters-only check; two sampled pages read again expose it."""
+    book = write_sample_book(tmp_path / "teshi.pdf", labels=False)
+    pages = [2, 3, 4]
+    scan = rasterise(book.path, tmp_path / "scan.pdf", pages=pages)
+    noisy = with_text_layer(scan, tmp_path / "noisy.pdf", ["\n".join([NOISE] * 30)] * 3)
+    with create_project(tmp_path / "noisy.grammarlens") as project:
+        result = ingest(project, noisy, language="Teshi")
+        text = " ".join(p.text for p in list_paragraphs(project))
+    assert result.ocr is not None and result.ocr.layer_agreement is not None and result.ocr.layer_agreement < 0.3
+    assert result.ocr.poor_layer == [1, 2, 3] and result.ocr.pages == 3 and "verb-final language" in text
+    with pymupdf.open(book.path) as doc:
+        truth = [doc.load_page(i).get_text() for i in pages]
+    faithful = with_text_layer(scan, tmp_path / "faithful.pdf", truth)
+    with create_project(tmp_path / "faithful.grammarlens") as project:
+        result = ingest(project, faithful, language="Teshi")
+    assert result.ocr is not None and result.ocr.layer_agreement is not None and result.ocr.layer_agreement > 0.9
+    assert result.ocr.pages == 0 and result.ocr.poor_layer == []  # a good layer is kept as it is
+
+
 def test_a_good_layer_is_trusted_and_a_mixed_pdf_ocrs_only_its_image_pages(tmp_path: Path) -> None:
     book = write_sample_book(tmp_path / "teshi.pdf", labels=False)
     mixed = tmp_path / "mixed.pdf"
