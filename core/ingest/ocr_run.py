@@ -70,9 +70,10 @@ class OcrRate:
         elapsed = time.monotonic() - self.started
         rate = self.read_now / elapsed if elapsed > 0 and self.read_now else 0.0
         if not rate:
-            return f"OCR ({language}, {dpi} dpi): starting"
+            return f"OCR starting ({language}, {dpi} dpi)"
         left = (self.total - self.done) / rate
-        return f"OCR ({language}, {dpi} dpi): {rate:.2f} pages/s, {format_duration(left)} left"
+        # time left first: a narrow status bar elides the end
+        return f"{format_duration(left)} left, {rate:.2f} pages/s (OCR {language}, {dpi} dpi)"
 
 
 def format_duration(seconds: float) -> str:

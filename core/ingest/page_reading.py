@@ -74,9 +74,8 @@ class OcrReport:
         """One sentence for the window's status line ('' when OCR did nothing worth saying)."""
         parts = []
         if self.pages:
-            how = "detected" if self.detected else "chosen"
-            parts.append(f"OCR read {self.pages} page(s) in {describe(self.language)}, {how}"
-                         + (f", mean confidence {self.confidence:.0f}" if self.confidence is not None else ""))
+            parts.append(f"OCR: {self.pages} page(s) in {describe(self.language)}"
+                         + (f", confidence {self.confidence:.0f}" if self.confidence is not None else ""))
         if self.failed:
             parts.append(f"{len(self.failed)} page(s) could not be read: PDF page "
                          + ", ".join(str(page) for page, _ in self.failed[:8]))

@@ -220,8 +220,9 @@ class ProjectController(QObject):
                 self.open(target)
             else:
                 self.reload_documents(int(document_id))
-            said = f"Read {pdf_path.name} into {target.name}" + (f", in {target.parent}." if opening_other else ".")
-            said += "".join(f" {r.summary()}" for r in reports)
+            by_ocr = "".join(f" ({r.summary().rstrip('.')})" for r in reports if r.summary())  # before the path
+            said = f"Read {pdf_path.name}{by_ocr} into {target.name}"
+            said += f", in {target.parent}." if opening_other else "."
             self.message.emit(f"{said} {note}".strip(), 12000 if note or reports else 8000)
 
         def failed(exc: BaseException) -> None:  # the job removed a project it made; the window is as it was
