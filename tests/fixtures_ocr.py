@@ -32,13 +32,18 @@ def tesseract_eng() -> None:
     require_tesseract("eng")
 
 
-def rasterise(source: Path, target: Path, dpi: int = 300, pages: list[int] | None = None) -> Path:
-    """An image-only copy of ``source`` (pages rendered in grey at ``dpi``): no text, no page labels."""
+def rasterise(source: Path, target: Path, dpi: int = 300, pages: list[int] | None = None,
+              upside_down: frozenset[int] = frozenset()) -> Path:
+    """An image-only copy of ``source`` (pages rendered in grey at ``dpi``): no text, no page labels.
+
+    Pages whose index is in ``upside_down`` are scanned turned round (as a sheet fed the wrong way).
+    """
     with pymupdf.open(source) as src, pymupdf.open() as out:
         for index in pages if pages is not None else range(src.page_count):
             page = src.load_page(index)
             image = out.new_page(width=page.rect.width, height=page.rect.height)
-            image.insert_image(image.rect, pixmap=page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY))
+            matrix = pymupdf.Matrix(dpi / 72, dpi / 72).prerotate(180 if index in upside_down else 0)
+            image.insert_image(image.rect, pixmap=page.get_pixmap(matrix=matrix, colorspace=pymupdf.csGRAY))
         out.save(target, deflate=True)
     return target
 

@@ -15,21 +15,20 @@ import shutil
 import subprocess
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
-import numpy as np
 import pymupdf
 
 from core.errors import PdfError
 from core.ingest.hocr import parse_hocr
 from core.ingest.layout import Fragment
-from core.ingest.tesseract import start_page
+from core.ingest.ocr_edges import merge_edges, start_edges
+from core.ingest.tesseract import has_osd, read_rotation, start_orientation, start_page
 from core.progress import Progress
 
-EDGE_BAND = 0.12  # share of the page height read again at the top and at the bottom (page numbers)
-EDGE_GAP_PX = 40
+CHECK_ORIENTATION_BELOW = 60.0  # a page read with less mean confidence is checked for being upside down
 MAX_PIXELS = 60_000_000  # a huge page (a fold-out map) is read at a lower resolution, never out of memory
 PAGE_TIMEOUT_S = 600.0  # one page longer than this is taken for a hung Tesseract
 
@@ -44,16 +43,20 @@ class PageOcr:
     seconds: float
     dpi: int
     error: str = ""
+    rotation: int = 0  # 180: the scan was upside down; the lines are in the upright page's coordinates
 
 
 @dataclass
 class _Running:
+    """One page on its way: a Tesseract process for one of its steps, and what the steps before gave."""
+
     process: subprocess.Popen
     started: float
     out_base: Path
     dpi: int
     page_height: float  # points
-    main: PageOcr | None = None  # set once the whole page is read and its edges are being read
+    stage: str = "main"  # main -> (orientation -> flipped) -> edges
+    result: PageOcr | None = None  # the reading so far
     band: tuple[float, float, float] = (0.0, 0.0, 0.0)  # top band height, bottom band start, band height (pt)
 
 
@@ -127,13 +130,14 @@ def run_ocr(
                 continue
             for index in finished:
                 state = running.pop(index)
-                result = _collect(index, state)
-                if state.main is None and not result.error:  # now read the head and foot bands alone
-                    running[index] = _start_edges(doc, index, tmp, language, state, result)
+                follow = _advance(doc, index, tmp, language, state)
+                if follow is not None:
+                    running[index] = follow
                     continue
-                if state.main is not None:
-                    result = merge_edges(state.main, result, state.page_height, state.band)
-                on_page(result)
+                for leftover in tmp.glob(f"?{index}.*"):
+                    leftover.unlink(missing_ok=True)
+                assert state.result is not None
+                on_page(state.result)
                 rate.done += 1
                 rate.read_now += 1
                 progress.step(rate.done, rate.total, rate.message(language, dpi))
@@ -158,63 +162,52 @@ def _start(doc: pymupdf.Document, index: int, tmp: Path, language: str, dpi: int
                     page.rect.height)
 
 
-def _start_edges(doc: pymupdf.Document, index: int, tmp: Path, language: str, state: _Running,
-                 main: PageOcr) -> _Running:
-    """Read the page's top and bottom bands again as one block of lines (``--psm 6``).
+def _advance(doc: pymupdf.Document, index: int, tmp: Path, language: str, state: _Running) -> _Running | None:
+    """Collect the step that finished and start the page's next one; None once the page is done
+    (its reading in ``state.result``).
 
-    Tesseract's page layout analysis drops an isolated short line, and a page number alone in
-    the foot ("17", "iv") is exactly that; read as a block, it is found (sparse-text mode,
-    ``--psm 11``, missed it too).  The two bands are stacked
-    into one small image, so this costs one quick process per page.
+    A page read with little confidence may be upside down: the orientation model (``osd``) is
+    asked, and an upside-down page is read again turned round; the better reading is kept.
     """
-    page = doc.load_page(index)
-    band = EDGE_BAND * page.rect.height
-    rect = page.rect
-    top = page.get_pixmap(dpi=state.dpi, colorspace=pymupdf.csGRAY, alpha=False,
-                          clip=pymupdf.Rect(rect.x0, rect.y0, rect.x1, rect.y0 + band))
-    bottom = page.get_pixmap(dpi=state.dpi, colorspace=pymupdf.csGRAY, alpha=False,
-                             clip=pymupdf.Rect(rect.x0, rect.y1 - band, rect.x1, rect.y1))
-    width = min(top.width, bottom.width)
-    gap = np.full((EDGE_GAP_PX, width), 255, dtype=np.uint8)
-    stacked = np.vstack([_array(top)[:, :width], gap, _array(bottom)[:, :width]])
-    image = tmp / f"e{index}.pgm"
-    image.write_bytes(b"P5\n%d %d\n255\n" % (stacked.shape[1], stacked.shape[0]) + stacked.tobytes())
-    out_base = tmp / f"e{index}"
-    process = start_page(image, out_base, language, state.dpi, block=True)
-    running = _Running(process, state.started, out_base, state.dpi, page.rect.height, main)
-    running.band = (top.height * 72.0 / state.dpi, (top.height + EDGE_GAP_PX) * 72.0 / state.dpi, band)
-    return running
+    if state.stage == "main":
+        state.result = result = _collect(index, state)
+        if result.error:
+            return None
+        if (result.confidence is None or result.confidence < CHECK_ORIENTATION_BELOW) and has_osd():
+            process = start_orientation(state.out_base.with_suffix(".pgm"), tmp / f"o{index}")
+            return replace(state, process=process, out_base=tmp / f"o{index}", stage="orientation")
+        return _edges(doc, index, tmp, language, state)
+    if state.stage == "orientation":
+        if state.process.poll() is None:  # hung: no answer about the orientation
+            state.process.kill()
+            state.process.wait()
+        _close(state.process)
+        if read_rotation(state.out_base.with_suffix(".osd")) != 180:
+            return _edges(doc, index, tmp, language, state)
+        page = doc.load_page(index)
+        image = tmp / f"f{index}.pgm"
+        zoom = state.dpi / 72.0
+        page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom).prerotate(180), colorspace=pymupdf.csGRAY,
+                        alpha=False).save(str(image))
+        return replace(state, process=start_page(image, tmp / f"f{index}", language, state.dpi),
+                       out_base=tmp / f"f{index}", stage="flipped")
+    assert state.result is not None
+    if state.stage == "flipped":
+        flipped = _collect(index, state)
+        if not flipped.error and (flipped.confidence or 0.0) > (state.result.confidence or 0.0):
+            state.result = replace(flipped, rotation=180)  # the furniture of a turned page is not read again
+            return None
+        return _edges(doc, index, tmp, language, state)
+    edges = _collect(index, state)
+    fragments = merge_edges(state.result.fragments, edges.fragments, state.page_height, state.band)
+    state.result = replace(state.result, fragments=fragments, seconds=edges.seconds)
+    return None
 
 
-def _array(pixmap: pymupdf.Pixmap) -> np.ndarray:
-    return np.frombuffer(pixmap.samples, dtype=np.uint8).reshape(pixmap.height, pixmap.stride)[:, :pixmap.width]
-
-
-def merge_edges(main: PageOcr, edges: PageOcr, page_height: float, band: tuple[float, float, float]) -> PageOcr:
-    """The main reading plus the head and foot lines only the band reading found (see _start_edges)."""
-    top_height, bottom_start, band_height = band
-    sizes = sorted(f.size for f in main.fragments)
-    body = sizes[len(sizes) // 2] if sizes else 10.0
-    added = []
-    for f in edges.fragments:
-        middle = (f.y0 + f.y1) / 2
-        if middle <= top_height:
-            shift = 0.0
-        elif middle >= bottom_start:
-            shift = page_height - band_height - bottom_start
-        else:
-            continue
-        size = min(f.size, body)
-        moved = Fragment(f.text, f.x0, f.y0 + shift, f.x1, f.y1 + shift, size, False, False, f.confidence)
-        if not any(_overlaps(moved, m) for m in main.fragments):
-            added.append(moved)
-    if not added:
-        return main
-    return PageOcr(main.index, main.fragments + added, main.confidence, edges.seconds, main.dpi)
-
-
-def _overlaps(a: Fragment, b: Fragment) -> bool:
-    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+def _edges(doc: pymupdf.Document, index: int, tmp: Path, language: str, state: _Running) -> _Running:
+    process, band = start_edges(doc.load_page(index), tmp / f"e{index}.pgm", tmp / f"e{index}", language,
+                                state.dpi)
+    return replace(state, process=process, out_base=tmp / f"e{index}", stage="edges", band=band)
 
 
 def _collect(index: int, running: _Running) -> PageOcr:
@@ -228,8 +221,7 @@ def _collect(index: int, running: _Running) -> PageOcr:
     stderr = process.stderr.read().decode("utf-8", "replace") if process.stderr else ""
     _close(process)
     hocr = running.out_base.with_suffix(".hocr")
-    running.out_base.with_suffix(".pgm").unlink(missing_ok=True)
-    if running.main is not None and (process.returncode != 0 or not hocr.exists()):
+    if running.stage == "edges" and (process.returncode != 0 or not hocr.exists()):
         return PageOcr(index, [], None, seconds, running.dpi)  # the edges only add: the page stands without
     if process.returncode != 0 or not hocr.exists():
         last = [line for line in stderr.splitlines() if line.strip()][-1:] or [f"exit status {process.returncode}"]

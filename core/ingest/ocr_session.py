@@ -42,7 +42,7 @@ class OcrSession:
     def keep(self, result: PageOcr, model: str) -> None:
         record = StoredOcrPage(result.index + 1, result.dpi, model, "failed" if result.error else "ok",
                                result.confidence, fragments_json(result.fragments), result.error,
-                               round(result.seconds, 3))
+                               round(result.seconds, 3), result.rotation)
         self.stored[record.pdf_page] = record
         if self.project is not None and self.digest:
             save_ocr_page(self.project, self.digest, record)

@@ -55,6 +55,7 @@ class PageText:
     fragments: list[Fragment]
     label: str  # the PDF's own label ('' when none)
     confidence: float | None = None  # OCR'd pages: Tesseract's mean word confidence
+    rotation: int = 0  # 180: an upside-down scan, its fragments in the turned (upright) page's coordinates
 
 
 @dataclass
@@ -175,6 +176,7 @@ def _read(session: OcrSession, pages: list[PageText], wanted: list[int], languag
             continue  # the page keeps whatever text layer it had
         pages[i].fragments = fragments_from_json(record.fragments)
         pages[i].confidence = record.confidence
+        pages[i].rotation = record.rotation
         report.pages += 1
         if record.confidence is not None:
             confidences.append(record.confidence)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Container
 
@@ -176,7 +176,20 @@ def build_paragraphs(
     paragraphs = [
         _paragraph(d, labels, sections, vocabulary, len(pages)) for d in drafts
     ]
+    if any(p.rotation for p in pages):
+        paragraphs = [_on_the_page(p, pages) for p in paragraphs]
     return [p for p in paragraphs if p.text], page_rows
+
+
+def _on_the_page(paragraph: Paragraph, pages: list[PageText]) -> Paragraph:
+    """Rectangles of an upside-down scan's page (read turned round) put back where the PDF shows them."""
+    rects = []
+    for r in paragraph.rects:
+        page = pages[r.pdf_page - 1]
+        if page.rotation == 180:
+            r = Rect(r.pdf_page, page.width - r.x1, page.height - r.y1, page.width - r.x0, page.height - r.y0)
+        rects.append(r)
+    return replace(paragraph, rects=tuple(rects))
 
 
 MarginKey = tuple[int, int]  # (page parity, column)

@@ -93,20 +93,25 @@ def start_page(image: Path, out_base: Path, language: str, dpi: int, *, block: b
     )
 
 
-def detect_script(image: Path, timeout: float = 60.0) -> tuple[str, int] | None:
-    """Script and rotation of a page image (``--psm 0``, the ``osd`` model), or None when unknown."""
+def has_osd() -> bool:
+    return tesseract_path() is not None and "osd" in installed_languages()
+
+
+def start_orientation(image: Path, out_base: Path) -> subprocess.Popen:
+    """Start the orientation and script detection (``--psm 0``) of a page image; it writes ``out_base.osd``."""
     binary = tesseract_path()
-    if binary is None or "osd" not in installed_languages():
-        return None
+    if binary is None:
+        raise PdfError("Tesseract is not installed, and this PDF has pages that need OCR.", INSTALL_HINT)
+    return subprocess.Popen([binary, str(image), str(out_base), "--psm", "0", "-l", "osd"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env=tesseract_env())
+
+
+def read_rotation(osd: Path, min_confidence: float = 2.0) -> int:
+    """The clockwise turn (0, 90, 180, 270) an ``.osd`` report asks for; 0 when unsure or unreadable."""
     try:
-        out = subprocess.run([binary, str(image), "-", "--psm", "0", "-l", "osd"], capture_output=True,
-                             text=True, timeout=timeout, env=tesseract_env(), check=False)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    fields = dict(line.split(":", 1) for line in out.stdout.splitlines() if ":" in line)
-    script = fields.get("Script", "").strip()
-    try:
-        rotate = int(fields.get("Rotate", "0").strip())
-    except ValueError:
-        rotate = 0
-    return (script, rotate) if script else None
+        fields = dict(line.split(":", 1) for line in osd.read_text().splitlines() if ":" in line)
+        rotate, confidence = int(fields["Rotate"].strip()), float(fields["Orientation confidence"].strip())
+    except (OSError, KeyError, ValueError):
+        return 0
+    return rotate if confidence >= min_confidence else 0

@@ -22,6 +22,7 @@ class StoredOcrPage:
     fragments: str  # JSON, as written by core.ingest
     error: str
     seconds: float
+    rotation: int = 0  # 180: an upside-down scan read turned round
 
 
 def save_ocr_page(project: ProjectDatabase, sha256: str, page: StoredOcrPage) -> None:
@@ -29,20 +30,20 @@ def save_ocr_page(project: ProjectDatabase, sha256: str, page: StoredOcrPage) ->
     with project.transaction():
         project.conn.execute(
             "INSERT OR REPLACE INTO ocr_pages (sha256, pdf_page, dpi, language, status, confidence, fragments, "
-            "error, seconds, read_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            "error, seconds, rotation, read_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
             (sha256, page.pdf_page, page.dpi, page.language, page.status, page.confidence, page.fragments,
-             page.error, page.seconds, now_iso()),
+             page.error, page.seconds, page.rotation, now_iso()),
         )
 
 
 def load_ocr_pages(project: ProjectDatabase, sha256: str) -> dict[int, StoredOcrPage]:
     """Every stored page of the PDF ``sha256``, by 1-based PDF page."""
     rows = project.conn.execute(
-        "SELECT pdf_page, dpi, language, status, confidence, fragments, error, seconds FROM ocr_pages "
+        "SELECT pdf_page, dpi, language, status, confidence, fragments, error, seconds, rotation FROM ocr_pages "
         "WHERE sha256 = ? ORDER BY pdf_page",
         (sha256,),
     ).fetchall()
-    return {r[0]: StoredOcrPage(r[0], r[1], r[2], r[3], r[4], r[5], r[6] or "", r[7] or 0.0) for r in rows}
+    return {r[0]: StoredOcrPage(r[0], r[1], r[2], r[3], r[4], r[5], r[6] or "", r[7] or 0.0, r[8] or 0) for r in rows}
 
 
 def set_document_ocr(project: ProjectDatabase, document_id: int, language: str | None, pages: int) -> None:

@@ -144,6 +144,22 @@ def test_tesseract_crashing_on_one_page_skips_and_reports_that_page(tmp_path: Pa
     assert stored[2].status == "failed" and stored[1].status == "ok"
 
 
+def test_an_upside_down_page_is_turned_round_and_its_highlights_stay_on_the_pdf(tmp_path: Path) -> None:
+    require_tesseract("eng", "osd")
+    book = write_sample_book(tmp_path / "teshi.pdf", labels=False)
+    scan = rasterise(book.path, tmp_path / "scan.pdf", pages=[2, 3], upside_down=frozenset({2}))
+    with create_project(tmp_path / "p.grammarlens") as project:
+        result = ingest(project, scan, language="Teshi", ocr=OcrOptions(language="eng"))
+        paragraphs = list_paragraphs(project)
+        stored = load_ocr_pages(project, project.conn.execute("SELECT sha256 FROM documents").fetchone()[0])
+    assert result.ocr is not None and result.ocr.pages == 2 and not result.ocr.failed
+    assert stored[1].rotation == 180 and stored[2].rotation == 0
+    first = next(p for p in paragraphs if "verb-final language" in p.text)
+    assert first.pdf_page == 1 and (first.ocr_confidence or 0) > 80
+    heading = next(p for p in paragraphs if p.pdf_page == 1 and p.kind.value == "heading")
+    assert heading.rects[0].y0 > 300  # printed at the top of the turned page: at the bottom of the PDF's
+
+
 def test_a_missing_language_model_names_the_package_to_install(tmp_path: Path) -> None:
     book = write_sample_book(tmp_path / "teshi.pdf", labels=False)
     scan = rasterise(book.path, tmp_path / "scan.pdf", pages=[2], dpi=100)

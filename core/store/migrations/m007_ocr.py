@@ -23,6 +23,7 @@ def migrate(db: sqlite_utils.Database) -> None:
             "confidence": float,  # mean word confidence 0-100, NULL when nothing was recognised
             "fragments": str,  # JSON [[text, x0, y0, x1, y1, size, confidence], ...] in PDF points
             "error": str,
+            "rotation": int,  # 180: an upside-down scan, read turned round (fragments are upright)
             "seconds": float,
             "read_at": str,
         },
