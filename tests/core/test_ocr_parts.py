@@ -17,14 +17,14 @@ from tests.fixtures_shared import GRAMMARS
 HOCR = """<div class='ocr_page' id='page_1' title='bbox 0 0 1750 2500'>
  <div class='ocr_carea' id='block_1_1'>
   <p class='ocr_par' id='par_1_1' lang='eng'>
-   <span class='ocr_line' id='line_1_1' title="bbox 200 300 1500 345; baseline 0.001 -10; x_size 43; x_descenders 9; x_ascenders 11">
-    <span class='ocrx_word' id='word_1_1' title='bbox 200 305 260 345; x_wconf 96'>(12)</span>
-    <span class='ocrx_word' id='word_1_2' title='bbox 420 300 560 335; x_wconf 91'>ama=ti</span>
-    <span class='ocrx_word' id='word_1_3' title='bbox 578 300 700 335; x_wconf 40'>kalu-ni</span>
+   <span class='ocr_line' title="bbox 200 300 1500 345; baseline 0.001 -10; x_size 43">
+    <span class='ocrx_word' title='bbox 200 305 260 345; x_wconf 96'>(12)</span>
+    <span class='ocrx_word' title='bbox 420 300 560 335; x_wconf 91'>ama=ti</span>
+    <span class='ocrx_word' title='bbox 578 300 700 335; x_wconf 40'>kalu-ni</span>
    </span>
-   <span class='ocr_line' id='line_1_2' title="bbox 420 360 980 400; baseline 0 -9; x_size 41; x_descenders 9; x_ascenders 11">
-    <span class='ocrx_word' id='word_1_4' title='bbox 420 360 600 400; x_wconf 90'>mother=TOP</span>
-    <span class='ocrx_word' id='word_1_5' title='bbox 615 362 980 400; x_wconf 88'>fish-ACC &amp; co</span>
+   <span class='ocr_line' title="bbox 420 360 980 400; baseline 0 -9; x_size 41">
+    <span class='ocrx_word' title='bbox 420 360 600 400; x_wconf 90'>mother=TOP</span>
+    <span class='ocrx_word' title='bbox 615 362 980 400; x_wconf 88'>fish-ACC &amp; co</span>
    </span>
   </p>
  </div>
