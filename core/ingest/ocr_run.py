@@ -43,7 +43,7 @@ class PageOcr:
     seconds: float
     dpi: int
     error: str = ""
-    rotation: int = 0  # 180: the scan was upside down; the lines are in the upright page's coordinates
+    rotation: int = 0  # 90/180/270: read turned round that far; the lines are in the turned page's coordinates
 
 
 @dataclass
@@ -55,7 +55,8 @@ class _Running:
     out_base: Path
     dpi: int
     page_height: float  # points
-    stage: str = "main"  # main -> (orientation -> flipped) -> edges
+    stage: str = "main"  # main -> (orientation -> turned) -> edges
+    turn: int = 0  # the turn (degrees) the orientation model asked for
     result: PageOcr | None = None  # the reading so far
     band: tuple[float, float, float] = (0.0, 0.0, 0.0)  # top band height, bottom band start, band height (pt)
 
@@ -166,8 +167,9 @@ def _advance(doc: pymupdf.Document, index: int, tmp: Path, language: str, state:
     """Collect the step that finished and start the page's next one; None once the page is done
     (its reading in ``state.result``).
 
-    A page read with little confidence may be upside down: the orientation model (``osd``) is
-    asked, and an upside-down page is read again turned round; the better reading is kept.
+    A page read with little confidence may be upside down or sideways (a landscape table): the
+    orientation model (``osd``) is asked, and the page is read again turned as it says; the
+    better reading is kept.
     """
     if state.stage == "main":
         state.result = result = _collect(index, state)
@@ -182,20 +184,21 @@ def _advance(doc: pymupdf.Document, index: int, tmp: Path, language: str, state:
             state.process.kill()
             state.process.wait()
         _close(state.process)
-        if read_rotation(state.out_base.with_suffix(".osd")) != 180:
+        rotation = read_rotation(state.out_base.with_suffix(".osd"))
+        if rotation not in (90, 180, 270):
             return _edges(doc, index, tmp, language, state)
         page = doc.load_page(index)
         image = tmp / f"f{index}.pgm"
         zoom = state.dpi / 72.0
-        page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom).prerotate(180), colorspace=pymupdf.csGRAY,
+        page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom).prerotate(rotation), colorspace=pymupdf.csGRAY,
                         alpha=False).save(str(image))
         return replace(state, process=start_page(image, tmp / f"f{index}", language, state.dpi),
-                       out_base=tmp / f"f{index}", stage="flipped")
+                       out_base=tmp / f"f{index}", stage="turned", turn=rotation)
     assert state.result is not None
-    if state.stage == "flipped":
-        flipped = _collect(index, state)
-        if not flipped.error and (flipped.confidence or 0.0) > (state.result.confidence or 0.0):
-            state.result = replace(flipped, rotation=180)  # the furniture of a turned page is not read again
+    if state.stage == "turned":
+        turned = _collect(index, state)
+        if not turned.error and (turned.confidence or 0.0) > (state.result.confidence or 0.0):
+            state.result = replace(turned, rotation=state.turn)  # the furniture of a turned page is not read again
             return None
         return _edges(doc, index, tmp, language, state)
     edges = _collect(index, state)

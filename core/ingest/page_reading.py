@@ -55,7 +55,17 @@ class PageText:
     fragments: list[Fragment]
     label: str  # the PDF's own label ('' when none)
     confidence: float | None = None  # OCR'd pages: Tesseract's mean word confidence
-    rotation: int = 0  # 180: an upside-down scan, its fragments in the turned (upright) page's coordinates
+    rotation: int = 0  # 90/180/270: read turned that far; fragments, width and height are the turned page's
+
+    def to_pdf(self, x0: float, y0: float, x1: float, y1: float) -> tuple[float, float, float, float]:
+        """A box of the turned page (see ``rotation``) where the PDF's own page shows it."""
+        if not self.rotation:
+            return x0, y0, x1, y1
+        width, height = (self.height, self.width) if self.rotation in (90, 270) else (self.width, self.height)
+        turn = pymupdf.Matrix(1, 1).prerotate(self.rotation)
+        shift = pymupdf.Rect(0, 0, width, height).transform(turn)
+        box = pymupdf.Rect(x0 + shift.x0, y0 + shift.y0, x1 + shift.x0, y1 + shift.y0).transform(~turn)
+        return box.x0, box.y0, box.x1, box.y1
 
 
 @dataclass
@@ -177,6 +187,8 @@ def _read(session: OcrSession, pages: list[PageText], wanted: list[int], languag
         pages[i].fragments = fragments_from_json(record.fragments)
         pages[i].confidence = record.confidence
         pages[i].rotation = record.rotation
+        if record.rotation in (90, 270):  # read sideways: lay the page out as it was read
+            pages[i].width, pages[i].height = pages[i].height, pages[i].width
         report.pages += 1
         if record.confidence is not None:
             confidences.append(record.confidence)

@@ -182,13 +182,8 @@ def build_paragraphs(
 
 
 def _on_the_page(paragraph: Paragraph, pages: list[PageText]) -> Paragraph:
-    """Rectangles of an upside-down scan's page (read turned round) put back where the PDF shows them."""
-    rects = []
-    for r in paragraph.rects:
-        page = pages[r.pdf_page - 1]
-        if page.rotation == 180:
-            r = Rect(r.pdf_page, page.width - r.x1, page.height - r.y1, page.width - r.x0, page.height - r.y0)
-        rects.append(r)
+    """Rectangles of a scan's page that was read turned (upside down, sideways) put back where the PDF shows them."""
+    rects = [Rect(r.pdf_page, *pages[r.pdf_page - 1].to_pdf(r.x0, r.y0, r.x1, r.y1)) for r in paragraph.rects]
     return replace(paragraph, rects=tuple(rects))
 
 
