@@ -67,7 +67,9 @@ def check_layer(text: str, has_images: bool) -> LayerCheck:
         return LayerCheck(LayerVerdict.POOR if odd > MAX_ODD_CHARS else LayerVerdict.GOOD, 0.0, odd, 0.0)
     plausible = sum(1 for w in words if _plausible(w)) / len(words)
     scraps = sum(1 for w in words if len(w) <= 2 and w.lower() not in _SHORT_WORDS) / len(words)
-    poor = plausible < MIN_PLAUSIBLE or odd > MAX_ODD_CHARS or scraps > MAX_SCRAPS
+    # Word shapes judge only a layer over a picture (a scanner's OCR): on a page of visible type a
+    # word list or an index can look odd, and reading it again by OCR would only make it worse.
+    poor = odd > MAX_ODD_CHARS or (has_images and (plausible < MIN_PLAUSIBLE or scraps > MAX_SCRAPS))
     return LayerCheck(LayerVerdict.POOR if poor else LayerVerdict.GOOD, round(plausible, 3), round(odd, 3),
                       round(scraps, 3))
 
