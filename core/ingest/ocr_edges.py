@@ -13,11 +13,13 @@ from pathlib import Path
 import numpy as np
 import pymupdf
 
+from core.ingest.furniture import is_page_number_token, ocr_number_reading
 from core.ingest.layout import Fragment
 from core.ingest.tesseract import start_page
 
 EDGE_BAND = 0.12  # share of the page height read again at the top and at the bottom
 EDGE_GAP_PX = 40
+MIN_CONFIDENCE = 70.0  # band lines read with less are noise: a printed number reads at 90 and more
 
 
 def start_edges(page: pymupdf.Page, image: Path, out_base: Path, language: str, dpi: int):
@@ -49,6 +51,8 @@ def merge_edges(main: list[Fragment], edges: list[Fragment], page_height: float,
     body = sizes[len(sizes) // 2] if sizes else 10.0
     added = []
     for f in edges:
+        if (f.confidence or 0.0) < MIN_CONFIDENCE or not any(c.isalnum() for c in f.text):
+            continue  # the grain of a poor scan, read as letters
         middle = (f.y0 + f.y1) / 2
         if middle <= top_height:
             shift = 0.0
@@ -65,3 +69,15 @@ def merge_edges(main: list[Fragment], edges: list[Fragment], page_height: float,
 
 def _overlaps(a: Fragment, b: Fragment) -> bool:
     return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+def has_page_number(fragments: list[Fragment], page_height: float) -> bool:
+    """Whether the main reading already found a number-like line in the head or foot band (then the
+    bands need no second reading)."""
+    band = EDGE_BAND * page_height
+    for f in fragments:
+        if f.y1 <= band or f.y0 >= page_height - band:
+            tokens = f.text.split()
+            if any(is_page_number_token(ocr_number_reading(t)) for t in (tokens[:1] + tokens[-1:])):
+                return True
+    return False

@@ -24,7 +24,7 @@ import pymupdf
 from core.errors import PdfError
 from core.ingest.hocr import parse_hocr
 from core.ingest.layout import Fragment
-from core.ingest.ocr_edges import merge_edges, start_edges
+from core.ingest.ocr_edges import has_page_number, merge_edges, start_edges
 from core.ingest.tesseract import has_osd, read_rotation, start_orientation, start_page
 from core.progress import Progress
 
@@ -207,7 +207,10 @@ def _advance(doc: pymupdf.Document, index: int, tmp: Path, language: str, state:
     return None
 
 
-def _edges(doc: pymupdf.Document, index: int, tmp: Path, language: str, state: _Running) -> _Running:
+def _edges(doc: pymupdf.Document, index: int, tmp: Path, language: str, state: _Running) -> _Running | None:
+    assert state.result is not None
+    if has_page_number(state.result.fragments, state.page_height):
+        return None  # the number was read with the page: no second reading
     process, band = start_edges(doc.load_page(index), tmp / f"e{index}.pgm", tmp / f"e{index}", language,
                                 state.dpi)
     return replace(state, process=process, out_base=tmp / f"e{index}", stage="edges", band=band)
