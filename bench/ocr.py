@@ -4,8 +4,9 @@ For each grammar a run of consecutive body pages is turned into an image-only PD
 or degraded, see :mod:`bench.ocr_scans`) and ingested with OCR; the same pages, cut from the
 born-digital PDF, are ingested from their text layer.  Reported per grammar and variant:
 
-- **word match** on prose pages (pages where most born-digital paragraph text is prose): the
-  F1 of the two pages' paragraph words as multisets (case-folded), averaged over pages;
+- **word match** on prose pages (pages where most born-digital paragraph text is prose; every page
+  with text when the run has none, ``scored = "all"``): the F1 of the two pages' paragraph words as
+  multisets (case-folded), averaged over pages;
 - **labels recovered**: pages whose printed page label read from the scan equals the label the
   original PDF gives the page (the scan carries no /PageLabels: the number must be read);
 - **paragraph boundaries**: F1 of prose paragraph starts (first four words past a leading number)
@@ -50,6 +51,7 @@ class OcrBenchRow:
     variant: str  # clean | degraded | before-clean | before-degraded
     pages: int
     prose_pages: int
+    scored: str  # prose: word match and boundaries on prose pages; all: no prose page, every page with text
     word_match: float
     labels_recovered: float
     boundary_agreement: float
@@ -122,8 +124,10 @@ def _score(grammar: str, variant: str, reference: list[Paragraph], scanned: list
            truth_labels: list[str], seconds: float, peak_mb: float) -> OcrBenchRow:
     n = len(truth_labels)
     prose_pages = [p for p in range(1, n + 1) if _prose_page(reference, p)]
+    # a run of dictionary or table pages has no prose page: then every page with text is scored
+    scored = prose_pages or [p for p in range(1, n + 1) if _has_text(reference, p)]
     matches, boundaries = [], []
-    for page in prose_pages:
+    for page in scored:
         ref = [p for p in reference if p.pdf_page == page]
         got = [p for p in scanned if p.pdf_page == page]
         matches.append(word_f1(_words(" ".join(p.text for p in ref)), _words(" ".join(p.text for p in got))))
@@ -134,7 +138,7 @@ def _score(grammar: str, variant: str, reference: list[Paragraph], scanned: list
     pages_with_text = [i + 1 for i in range(n) if i + 1 in labels]
     confidences = [p.ocr_confidence for p in scanned if p.ocr_confidence is not None]
     return OcrBenchRow(
-        grammar, variant, n, len(prose_pages),
+        grammar, variant, n, len(prose_pages), "prose" if prose_pages else "all",
         round(sum(matches) / len(matches), 3) if matches else 0.0,
         round(recovered / len(pages_with_text), 3) if pages_with_text else 0.0,
         round(sum(boundaries) / len(boundaries), 3) if boundaries else 0.0,
@@ -186,6 +190,10 @@ def _rss_kb(pid: int) -> int:
     except (OSError, ValueError):
         pass
     return 0
+
+
+def _has_text(paragraphs: list[Paragraph], page: int) -> bool:
+    return sum(len(p.text) for p in paragraphs if p.pdf_page == page) > 500
 
 
 def _prose_page(paragraphs: list[Paragraph], page: int) -> bool:
