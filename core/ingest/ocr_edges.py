@@ -19,7 +19,7 @@ from core.ingest.tesseract import start_page
 
 EDGE_BAND = 0.12  # share of the page height read again at the top and at the bottom
 EDGE_GAP_PX = 40
-MIN_CONFIDENCE = 70.0  # band lines read with less are noise: a printed number reads at 90 and more
+MIN_CONFIDENCE = 50.0  # band lines read with less are noise (numbers read at 60-96; the vote drops stray digits)
 
 
 def start_edges(page: pymupdf.Page, image: Path, out_base: Path, language: str, dpi: int):
@@ -72,12 +72,12 @@ def _overlaps(a: Fragment, b: Fragment) -> bool:
 
 
 def has_page_number(fragments: list[Fragment], page_height: float) -> bool:
-    """Whether the main reading already found a number-like line in the head or foot band (then the
-    bands need no second reading)."""
+    """Whether the main reading already found a lone number in the head or foot band (then the bands
+    need no second reading; a number inside a head may be a chapter's, so it does not count)."""
     band = EDGE_BAND * page_height
     for f in fragments:
         if f.y1 <= band or f.y0 >= page_height - band:
             tokens = f.text.split()
-            if any(is_page_number_token(ocr_number_reading(t)) for t in (tokens[:1] + tokens[-1:])):
+            if len(tokens) == 1 and is_page_number_token(ocr_number_reading(tokens[0])):
                 return True
     return False

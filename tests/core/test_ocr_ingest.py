@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
@@ -166,3 +167,18 @@ def test_a_missing_language_model_names_the_package_to_install(tmp_path: Path) -
     with create_project(tmp_path / "p.grammarlens") as project, pytest.raises(PdfError) as info:
         ingest(project, scan, ocr=OcrOptions(language="tlh"))
     assert "tlh" in info.value.message and "sudo apt-get install tesseract-ocr-tlh" in info.value.hint
+
+
+@pytest.mark.slow
+def test_bench_ocr_json_scores_a_clean_scan_against_the_born_digital_text(capsys) -> None:
+    from cli import main
+    from tests.fixtures_shared import GRAMMARS
+
+    assert main(["bench", "ocr", str(GRAMMARS / "212_Komnzo.pdf"), "--pages", "3", "--variants", "clean",
+                 "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert set(row) == {"grammar", "variant", "pages", "prose_pages", "scored", "word_match", "labels_recovered",
+                        "boundary_agreement", "seconds_per_page", "peak_memory_mb", "mean_confidence",
+                        "low_confidence_share"}
+    assert row["variant"] == "clean" and row["pages"] == 3
+    assert row["word_match"] >= 0.9 and row["labels_recovered"] >= 2 / 3 and row["peak_memory_mb"] > 0
