@@ -126,6 +126,10 @@ def _print_ocr(report: OcrReport) -> None:
     if report.poor_layer:
         what = "read by OCR instead" if report.pages else "kept as they are (--ocr auto reads them by OCR)"
         print(f"text layer not trusted on {len(report.poor_layer)} page(s) ({_pages(report.poor_layer)}): {what}.")
+    if report.not_read:
+        print(f"warning: {len(report.not_read)} page(s) without a usable text layer ({_pages(report.not_read)}) were "
+              "not read: Tesseract is not installed (sudo apt-get install tesseract-ocr tesseract-ocr-eng).",
+              file=sys.stderr)
     for page, error in report.failed:
         print(f"warning: page {page} could not be read by OCR ({error}); skipped. Run the same command on a new "
               "project to retry it.", file=sys.stderr)

@@ -80,6 +80,7 @@ class OcrReport:
     failed: list[tuple[int, str]] = field(default_factory=list)  # 1-based page, error
     confidence: float | None = None  # mean over OCR'd pages
     layer_agreement: float | None = None  # hidden text layers checked: word F1 against Tesseract's reading
+    not_read: list[int] = field(default_factory=list)  # 1-based pages that needed OCR without Tesseract here
 
     def summary(self) -> str:
         """One sentence for the window's status line ('' when OCR did nothing worth saying)."""
@@ -90,6 +91,9 @@ class OcrReport:
         if self.failed:
             parts.append(f"{len(self.failed)} page(s) could not be read: PDF page "
                          + ", ".join(str(page) for page, _ in self.failed[:8]))
+        if self.not_read:
+            parts.append(f"{len(self.not_read)} page(s) without a usable text layer were not read: "
+                         "Tesseract is not installed")
         if self.poor_layer and not self.pages:
             parts.append(f"the text layer of {len(self.poor_layer)} page(s) looks poor")
         return "; ".join(parts) + "." if parts else ""
@@ -142,8 +146,9 @@ def read_pages(doc: pymupdf.Document, progress: Progress, *, project: ProjectDat
                 "Ingest it with --ocr auto to read its pages with Tesseract.")
         return pages, report
     if tesseract_path() is None or not installed_languages():
-        if options.mode == "auto" and len(wanted) < 0.5 * n and all(pages[i].fragments for i in wanted):
-            return pages, report  # no OCR here: the layers, poor or not, are all there is (and reported)
+        if options.mode == "auto" and len(wanted) < 0.5 * n:  # a book of type with a few pictures or poor pages
+            report.not_read = [i + 1 for i in wanted]  # kept as they are, and said so
+            return pages, report
         raise scanned_error(Path(doc.name).name)
     session = OcrSession(doc, project, digest, options.dpi, options.jobs or default_jobs(), progress)
     language = options.language or session.earlier_language()

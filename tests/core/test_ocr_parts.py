@@ -102,3 +102,22 @@ def test_paragraphs_json_carries_the_ocr_confidence(tmp_path: Path, capsys) -> N
     assert main(["paragraphs", str(project), "--json"]) == 0
     (paragraph,) = json.loads(capsys.readouterr().out)
     assert paragraph["ocr_confidence"] is None and paragraph["low_confidence"] is False
+
+
+def test_without_tesseract_a_book_of_type_with_one_picture_page_is_still_read(tmp_path: Path, monkeypatch) -> None:
+    from core.ingest.pipeline import ingest
+    from core.store import create_project
+    from tests.fixtures_ingest import write_sample_book
+
+    monkeypatch.setenv("PATH", str(tmp_path))  # no Tesseract on this machine
+    book = write_sample_book(tmp_path / "teshi.pdf")
+    mixed = tmp_path / "mixed.pdf"
+    with pymupdf.open(book.path) as doc:
+        pixmap = doc.load_page(3).get_pixmap(dpi=100)
+        doc.delete_page(3)
+        doc.new_page(3, width=420, height=600).insert_image(pymupdf.Rect(0, 0, 420, 600), pixmap=pixmap)
+        doc.save(mixed)
+    with create_project(tmp_path / "p.grammarlens") as project:
+        result = ingest(project, mixed, language="Teshi")
+    assert result.ocr is not None and result.ocr.not_read == [4] and result.ocr.pages == 0
+    assert "not read: Tesseract is not installed" in result.ocr.summary()
