@@ -121,3 +121,17 @@ def test_without_tesseract_a_book_of_type_with_one_picture_page_is_still_read(tm
         result = ingest(project, mixed, language="Teshi")
     assert result.ocr is not None and result.ocr.not_read == [4] and result.ocr.pages == 0
     assert "not read: Tesseract is not installed" in result.ocr.summary()
+
+
+def test_the_prompt_marks_evidence_read_with_low_ocr_confidence() -> None:
+    from core.catalog import load_catalog
+    from core.llm.prompts import build_prompt
+    from core.records.classifications import Evidence
+
+    feature = load_catalog().get("81A")
+    evidence = [Evidence(1, 1, "The order is SOV.", "87"),
+                Evidence(2, 2, "Tbe ordcr 1s S0V.", "88", ocr_confidence=52.0),
+                Evidence(3, 3, "Questions end in ka.", "89", ocr_confidence=91.0)]
+    text = build_prompt(feature, "rag", "Testish", evidence, "conclusion").messages[1]["content"]
+    assert '<paragraph number="1" page="87">' in text and '<paragraph number="3" page="89">' in text
+    assert '<paragraph number="2" page="88" ocr_confidence="52" note="scanned page read by OCR' in text
