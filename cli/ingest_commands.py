@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import json
 import os
+import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -18,10 +19,13 @@ from core.catalog.languages import glottocode_for
 from core.errors import GrammarLensError
 from core.ingest import ingest
 from core.ingest.language import is_unsure
+from core.ingest.ocr_language import describe, normalise_language
+from core.ingest.page_reading import OcrOptions, OcrReport
 from core.models import Language
 from core.output_paths import refuse_project
 from core.store import create_project, open_project
 from core.store.backups import backup_dir, list_backups
+from core.store.ocr_pages import count_ocr_pages, document_ocr
 from core.store.repository import get_language, list_documents, list_paragraphs, set_language
 
 
@@ -31,6 +35,16 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.add_argument("--project", type=arg_types.path, required=True, help="project file (created if missing)")
     p.add_argument("--language", type=arg_types.line, help="language name (default: guessed from the title)")
     p.add_argument("--glottocode", type=arg_types.line, help="Glottocode of the language, e.g. papu1250")
+    p.add_argument("--ocr", choices=("auto", "force", "never"), default="auto",
+                   help="auto (default): OCR pages without a text layer or with a poor one; force: OCR every "
+                        "page; never: trust the text layer")
+    p.add_argument("--ocr-language", type=arg_types.line, default="auto", metavar="LANG",
+                   help="the language the grammar is written in, for OCR: eng, fra, spa, por, deu, rus, ind, nld "
+                        "(or English, French...; several joined by '+'); default auto: detected")
+    p.add_argument("--ocr-dpi", type=arg_types.int_range(100, 600), default=300, metavar="DPI",
+                   help="resolution scanned pages are read at (default 300)")
+    p.add_argument("--ocr-jobs", type=arg_types.int_range(0, 256), default=0, metavar="N",
+                   help="pages read at once (default 0: one per core)")
     p.set_defaults(handler=_ingest)
 
     p = commands.add_parser("paragraphs", help="list a project's paragraphs")
@@ -63,6 +77,8 @@ def _ingest(args: argparse.Namespace) -> int:
         raise GrammarLensError(f"--project {args.project} is named like a PDF; the project is a new file of its own.",
                                f"Give a project file name, e.g. --project {args.project.with_suffix('.grammarlens')}.")
     glottocode = check_glottocode(args.glottocode)  # a malformed code fails now, not after reading the book
+    ocr = OcrOptions(mode=args.ocr, dpi=args.ocr_dpi, jobs=args.ocr_jobs,
+                     language=None if args.ocr_language.lower() == "auto" else normalise_language(args.ocr_language))
     if os.path.lexists(args.project):
         project, made = open_project(args.project), None
     else:
@@ -73,10 +89,14 @@ def _ingest(args: argparse.Namespace) -> int:
             started = time.perf_counter()
             result = ingest(
                 project, args.pdf, language=args.language, glottocode=glottocode.code,
-                progress=stderr_progress(f"ingest {args.pdf.name}"),
+                progress=stderr_progress(f"ingest {args.pdf.name}"), ocr=ocr,
             )
     except BaseException:
-        if made is not None:  # a failed or interrupted first ingest leaves no empty project behind
+        kept = _ocr_pages_kept(args.project)
+        if kept:  # pages Tesseract read are worth keeping: the same command continues from them
+            print(f"{kept} page(s) read by OCR are kept in {args.project}; run the same command again to continue.",
+                  file=sys.stderr)
+        elif made is not None:  # a failed or interrupted first ingest leaves no empty project behind
             made.remove()
         raise
     if result.already_present:
@@ -88,11 +108,44 @@ def _ingest(args: argparse.Namespace) -> int:
         f"Ingested {args.pdf.name}: {result.pages} pages, {result.paragraphs} paragraphs "
         f"in {time.perf_counter() - started:.1f} s -> {args.project} (document {result.document_id}); language: {lang}"
     )
+    if result.ocr is not None:
+        _print_ocr(result.ocr)
     if glottocode.note and language is not None and language.glottocode == glottocode.code:
         print(f"note: {glottocode.note}", file=sys.stderr)
     if language is None or is_unsure(language) or not language.glottocode:
         print(_unidentified(args.project, language))
     return 0
+
+
+def _print_ocr(report: OcrReport) -> None:
+    if report.pages:
+        how = "detected" if report.detected else "chosen"
+        resumed = f", {report.resumed} of them kept from an earlier run" if report.resumed else ""
+        confidence = f", mean confidence {report.confidence:.0f}" if report.confidence is not None else ""
+        print(f"OCR: {report.pages} page(s) read with {describe(report.language)} ({how}){resumed}{confidence}.")
+    if report.poor_layer:
+        what = "read by OCR instead" if report.pages else "kept as they are (--ocr auto reads them by OCR)"
+        print(f"text layer not trusted on {len(report.poor_layer)} page(s) ({_pages(report.poor_layer)}): {what}.")
+    if report.not_read:
+        print(f"warning: {len(report.not_read)} page(s) without a usable text layer ({_pages(report.not_read)}) were "
+              "not read: Tesseract is not installed (sudo apt-get install tesseract-ocr tesseract-ocr-eng).",
+              file=sys.stderr)
+    for page, error in report.failed:
+        print(f"warning: page {page} could not be read by OCR ({error}); skipped. Run the same command on a new "
+              "project to retry it.", file=sys.stderr)
+
+
+def _pages(numbers: list[int]) -> str:
+    shown = ", ".join(map(str, numbers[:10]))
+    return shown + (f" and {len(numbers) - 10} more" if len(numbers) > 10 else "")
+
+
+def _ocr_pages_kept(project: Path) -> int:
+    try:
+        with open_project(project, readonly=True) as opened:
+            return count_ocr_pages(opened)
+    except (GrammarLensError, sqlite3.Error):  # only a courtesy message depends on it
+        return 0
 
 
 class _MadeProject:
@@ -156,7 +209,9 @@ def _paragraphs(args: argparse.Namespace) -> int:
     else:
         for p in paragraphs:
             snippet = p.text.replace("\n", " / ")
-            print(f"[{p.id}] p.{p.page_label} ({p.kind.value}) {p.section.split(' > ')[-1][:40]}: {snippet[:100]}")
+            mark = f"[OCR {p.ocr_confidence:.0f}] " if p.low_confidence and p.ocr_confidence is not None else ""
+            section = p.section.split(" > ")[-1][:40]
+            print(f"[{p.id}] p.{p.page_label} ({p.kind.value}) {section}: {mark}{snippet[:100]}")
     return 0
 
 
@@ -178,13 +233,16 @@ def _language(args: argparse.Namespace) -> int:
                 print(f"note: {check.note}", file=sys.stderr)
         language = get_language(project)
         documents = list_documents(project)
+        ocr = [document_ocr(project, d.id) for d in documents]
     if args.json:
         print(json.dumps({"name": language.name if language else None,
                           "glottocode": language.glottocode if language else None,
                           "source": language.source if language else None}, ensure_ascii=False))
         return 0
+    read = "; ".join(f"{d.file_name} read by OCR in {describe(code)} ({pages} pages)"
+                     for d, (code, pages) in zip(documents, ocr, strict=True) if pages)
     print(f"language: {language.name if language else '-'}; glottocode: {language.glottocode if language else '-'}; "
-          f"{len(documents)} document(s)")
+          f"{len(documents)} document(s)" + (f"; {read}" if read else ""))
     return 0
 
 

@@ -31,6 +31,9 @@ class LabelSource(StrEnum):
     PDF_PAGE = "pdf_page"  # nothing printed was found: the 1-based PDF page number
 
 
+LOW_OCR_CONFIDENCE = 75.0  # below this mean word confidence an OCR'd paragraph is marked (see bench ocr)
+
+
 @dataclass(frozen=True)
 class Rect:
     """A rectangle on one PDF page, in PDF points with the origin at the top left."""
@@ -60,6 +63,12 @@ class Paragraph:
     text: str
     rects: tuple[Rect, ...] = field(default=())
     example_number: str | None = None
+    ocr_confidence: float | None = None  # OCR'd text: mean word confidence 0-100; None: a text layer
+
+    @property
+    def low_confidence(self) -> bool:
+        """Read by OCR with little confidence: worth a look at the page before trusting the words."""
+        return self.ocr_confidence is not None and self.ocr_confidence < LOW_OCR_CONFIDENCE
 
     def to_json(self) -> dict:
         """The JSON shape printed by ``main.py paragraphs --json``."""
@@ -74,6 +83,8 @@ class Paragraph:
             "example_number": self.example_number,
             "rects": [r.as_list() for r in self.rects],
             "text": self.text,
+            "ocr_confidence": self.ocr_confidence,
+            "low_confidence": self.low_confidence,
         }
 
 

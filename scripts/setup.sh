@@ -8,12 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
-# CI (root, Debian) also installs Tesseract so that the OCR path of scanned PDFs is tested too;
-# on a person's machine it stays optional (README: "sudo apt-get install tesseract-ocr").
-if [ "${CI:-}" = "true" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null && ! command -v tesseract >/dev/null; then
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr >/dev/null) \
-        || echo "setup: could not install tesseract-ocr; the OCR test will be skipped" >&2
-fi
+# Tesseract and its language models (scanned grammars) come with the window's libraries from
+# scripts/system_deps.sh; under CI=true a missing one fails the setup, since CI tests OCR for real.
 if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv
 fi

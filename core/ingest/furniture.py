@@ -126,6 +126,8 @@ def page_number_candidates(edges: list[EdgeLine]) -> list[str]:
     for edge in edges:
         for frag in edge.fragments:
             tokens = frag.text.split()
+            if frag.confidence is not None:  # recognised: a misread number is read as it was meant too
+                tokens = [ocr_number_reading(t) for t in tokens]
             if len(tokens) == 1 and is_page_number_token(tokens[0]):
                 strong.append(tokens[0])
             elif len(tokens) > 1:
@@ -133,3 +135,25 @@ def page_number_candidates(edges: list[EdgeLine]) -> list[str]:
                     if is_page_number_token(token):
                         weak.append(token)
     return strong + weak
+
+
+_DIGIT_MISREADS = str.maketrans({"l": "1", "I": "1", "|": "1", "O": "0", "o": "0", "S": "5", "B": "8", "Z": "2"})
+_ROMAN_MISREADS = str.maketrans({"l": "i", "1": "i", "|": "i", "j": "i", "!": "i", "I": "i", "V": "v", "X": "x"})
+
+
+def ocr_number_reading(token: str) -> str:
+    """The page number an OCR'd token most likely shows: Tesseract confuses 1/l/I, 0/O, 5/S, and
+    reads a roman ii as "il" or "ll".  Tokens that are neither stay as they are; the offset vote
+    over neighbouring pages (core.ingest.page_numbers) throws out a wrong guess."""
+    bare = token.strip(".,;:·•-–—()[]'\"")
+    if not bare or is_page_number_token(bare):
+        return bare or token
+    if any(c.isdigit() for c in bare) and len(bare) <= 4:
+        digits = bare.translate(_DIGIT_MISREADS)
+        if _ARABIC.match(digits):
+            return digits
+    if len(bare) <= 6:
+        roman = bare.translate(_ROMAN_MISREADS)
+        if _ROMAN.match(roman):
+            return roman
+    return token

@@ -33,6 +33,7 @@ class Fragment:
     size: float
     bold: bool  # every span bold
     opens_bold: bool = False  # the first span bold: a dictionary headword or a run-in term
+    confidence: float | None = None  # OCR: Tesseract's mean word confidence (0-100); None: a text layer
 
     @property
     def width(self) -> float:

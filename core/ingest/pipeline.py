@@ -3,9 +3,10 @@
 The work happens in two passes because a page alone cannot tell its running head from its
 first line, nor a soft hyphen from a real one: pass one extracts every page's text lines once
 (``get_text("dict")``, the only expensive call), pass two decides furniture, page labels,
-paragraphs, sections and kinds over the whole book.  Nothing touches the project until the
-end, and then everything is written in one transaction: a cancel, an error or a ``kill -9``
-leaves the project exactly as it was.
+paragraphs, sections and kinds over the whole book.  Only pages read by OCR are stored as they
+finish (so a long OCR resumes, see :mod:`core.ingest.page_reading`); the document itself is
+written at the end in one transaction: a cancel, an error or a ``kill -9`` leaves no half
+document behind.
 """
 
 from __future__ import annotations
@@ -13,20 +14,17 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Container
 
-import pymupdf
-from pymupdf.utils import get_label_pno
-
 from core.collector import collector_paused
-from core.errors import PdfError
 from core.ingest import furniture as furn
 from core.ingest.language import FRONT_PAGES, glottocode_for, guess_language
-from core.ingest.layout import Fragment, Row, build_rows, fragments_from_dict
+from core.ingest.layout import Row, build_rows
 from core.ingest.page_numbers import PageLabel, labels_from_furniture, labels_from_pdf
-from core.ingest.pdf_open import SCANNED_CHARS_PER_PAGE, ocr_available, open_pdf, scanned_error, sha256_of
+from core.ingest.page_reading import OcrOptions, OcrReport, PageText, read_pages
+from core.ingest.pdf_open import open_pdf, scanned_error, sha256_of
 from core.ingest.sections import SEPARATOR, SectionIndex, marks_from_headings, marks_from_outline, section_kind
 from core.ingest.segment import (
     Draft,
@@ -41,21 +39,10 @@ from core.ingest.text import LazyVocabulary, clean, join_prose_lines
 from core.models import LabelSource, Language, Paragraph, ParagraphKind, Rect
 from core.progress import Progress
 from core.store.database import ProjectDatabase
+from core.store.ocr_pages import set_document_ocr
 from core.store.repository import find_document_by_sha256, get_language, insert_document, set_language
 
-# Ligatures are expanded (no TEXT_PRESERVE_LIGATURES); images are not extracted.
-TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 _TOC_ROW = re.compile(r"(?:\.\s?){3,}\s*[\divxlc]+$|\s[\divxlc]{1,4}$")
-
-
-@dataclass
-class PageText:
-    """What pass one keeps of a page."""
-
-    width: float
-    height: float
-    fragments: list[Fragment]
-    label: str  # the PDF's own label ('' when none)
 
 
 @dataclass(frozen=True)
@@ -66,6 +53,7 @@ class IngestResult:
     paragraphs: int
     seconds: float
     language: Language | None
+    ocr: OcrReport | None = None  # what OCR did (None when the book was already in the project)
 
 
 def ingest_pdf(project: ProjectDatabase, pdf_path: str | Path, **options: Any) -> int:
@@ -80,14 +68,19 @@ def ingest(
     language: str | None = None,
     glottocode: str | None = None,
     progress: Progress | None = None,
+    ocr: OcrOptions | None = None,
 ) -> IngestResult:
-    """Read a grammar PDF into ``project``; the same file (by sha256) is never ingested twice."""
+    """Read a grammar PDF into ``project``; the same file (by sha256) is never ingested twice.
+
+    ``ocr`` says when and how pages are recognised (default: pages without a trustworthy text
+    layer, at 300 dpi, the language detected, on every core).
+    """
     with collector_paused():
-        return _ingest(project, Path(pdf_path), language, glottocode, progress)
+        return _ingest(project, Path(pdf_path), language, glottocode, progress, ocr or OcrOptions())
 
 
 def _ingest(project: ProjectDatabase, path: Path, language: str | None, glottocode: str | None,
-            progress: Progress | None) -> IngestResult:
+            progress: Progress | None, ocr: OcrOptions) -> IngestResult:
     started = time.perf_counter()
     progress = progress or Progress()
     doc = open_pdf(path)
@@ -96,7 +89,7 @@ def _ingest(project: ProjectDatabase, path: Path, language: str | None, glottoco
         existing = find_document_by_sha256(project, digest)
         if existing is not None:
             return IngestResult(existing.id, True, existing.page_count, 0, 0.0, get_language(project))
-        pages = extract_pages(doc, progress)
+        pages, report = read_pages(doc, progress, project=project, digest=digest, options=ocr)
         title = (doc.metadata or {}).get("title") or ""
         toc = doc.get_toc(simple=False)
         # one line per text line, top to bottom: the language is read from a title page's first lines
@@ -119,8 +112,10 @@ def _ingest(project: ProjectDatabase, path: Path, language: str | None, glottoco
     }
     with project.transaction():  # the document and the language land together or not at all
         document_id = _store(project, chosen_language, fields)
+        if report.pages:
+            set_document_ocr(project, document_id, report.language, report.pages)
     return IngestResult(document_id, False, len(pages), len(paragraphs), seconds,
-                        chosen_language or get_language(project))
+                        chosen_language or get_language(project), report)
 
 
 def _store(project: ProjectDatabase, language: Language | None, fields: dict) -> int:
@@ -128,58 +123,6 @@ def _store(project: ProjectDatabase, language: Language | None, fields: dict) ->
     if language is not None:
         set_language(project, language)
     return document_id
-
-
-def extract_pages(doc: pymupdf.Document, progress: Progress) -> list[PageText]:
-    """Pass one: each page's text lines, once; OCR for image-only pages when Tesseract exists.
-
-    One process on purpose: spawning worker processes costs more (1-2 s of imports) than the
-    extraction of even a 770-page grammar gains from them on a 2-core machine.
-    """
-    n = doc.page_count
-    labels = pdf_page_labels(doc)
-    pages: list[PageText] = []
-    for i in range(n):
-        page = doc.load_page(i)
-        fragments = fragments_from_dict(page.get_text("dict", flags=TEXT_FLAGS))
-        pages.append(PageText(page.rect.width, page.rect.height, fragments, labels[i]))
-        if i % 10 == 0 or i == n - 1:
-            progress.step(i + 1, n, "reading pages")
-    chars = sum(len(f.text) for p in pages for f in p.fragments)
-    if chars < SCANNED_CHARS_PER_PAGE * n:
-        if not ocr_available():
-            raise scanned_error(Path(doc.name).name)
-        pages = _ocr_pages(doc, pages, progress)
-    return pages
-
-
-def pdf_page_labels(doc: pymupdf.Document) -> list[str]:
-    """Every page's /PageLabels label ('' without labels), reading the label rules once.
-
-    ``Page.get_label()`` re-reads the whole rule array for each page, which costs more than
-    the text extraction on long books.
-    """
-    rules = sorted(doc._get_page_labels() or [])
-    if not rules:
-        return [""] * doc.page_count
-    return [get_label_pno(i, rules) for i in range(doc.page_count)]
-
-
-def _ocr_pages(doc: pymupdf.Document, pages: list[PageText], progress: Progress) -> list[PageText]:
-    out = []
-    for i, page_text in enumerate(pages):
-        if sum(len(f.text) for f in page_text.fragments) >= SCANNED_CHARS_PER_PAGE:
-            out.append(page_text)
-            continue
-        page = doc.load_page(i)
-        try:
-            textpage = page.get_textpage_ocr(full=True)
-        except Exception as exc:  # Tesseract missing languages, crashes...
-            raise PdfError(f"OCR failed on page {i + 1}: {exc}", "Check the Tesseract installation.") from exc
-        fragments = fragments_from_dict(page.get_text("dict", flags=TEXT_FLAGS, textpage=textpage))
-        out.append(PageText(page_text.width, page_text.height, fragments, page_text.label))
-        progress.step(i + 1, len(pages), "OCR")
-    return out
 
 
 def body_size_of(pages: list[PageText]) -> float:
@@ -233,7 +176,15 @@ def build_paragraphs(
     paragraphs = [
         _paragraph(d, labels, sections, vocabulary, len(pages)) for d in drafts
     ]
+    if any(p.rotation for p in pages):
+        paragraphs = [_on_the_page(p, pages) for p in paragraphs]
     return [p for p in paragraphs if p.text], page_rows
+
+
+def _on_the_page(paragraph: Paragraph, pages: list[PageText]) -> Paragraph:
+    """Rectangles of a scan's page that was read turned (upside down, sideways) put back where the PDF shows them."""
+    rects = [Rect(r.pdf_page, *pages[r.pdf_page - 1].to_pdf(r.x0, r.y0, r.x1, r.y1)) for r in paragraph.rects]
+    return replace(paragraph, rects=tuple(rects))
 
 
 MarginKey = tuple[int, int]  # (page parity, column)
@@ -297,9 +248,16 @@ def _footnote_start(rows: list[Row], height: float, body_size: float) -> int:
             break
     for i in range(run_start, len(rows)):
         gap = rows[i].y0 - rows[i - 1].y1 if i > 0 else body_size
-        if _FOOTNOTE_MARK.match(rows[i].text) and (gap >= 0.3 * body_size or rows[i - 1].column != rows[i].column):
+        set_off = gap >= 0.3 * body_size or rows[i - 1].column != rows[i].column
+        # OCR loses or misreads superscript note marks: a recognised small-print run set off at
+        # the foot is taken for notes even without one
+        if set_off and (_FOOTNOTE_MARK.match(rows[i].text) or (i == run_start and _recognised(rows[i]))):
             return i
     return len(rows)
+
+
+def _recognised(row: Row) -> bool:
+    return any(f.confidence is not None for f in row.fragments)
 
 
 def _paragraph(draft: Draft, labels: list[PageLabel], sections: SectionIndex, vocabulary: Container[str],
@@ -323,8 +281,19 @@ def _paragraph(draft: Draft, labels: list[PageLabel], sections: SectionIndex, vo
     return Paragraph(
         id=0, document_id=0, seq=0, pdf_page=first.page + 1, page_label=label.label, label_source=label.source,
         section=SEPARATOR.join(path), kind=kind, text=text, rects=_rects(draft.rows),
-        example_number=draft.example_number,
+        example_number=draft.example_number, ocr_confidence=_ocr_confidence(draft.rows),
     )
+
+
+def _ocr_confidence(rows: list[PlacedRow]) -> float | None:
+    """The mean word confidence of a paragraph's OCR'd lines, by characters (None: a text layer)."""
+    total = weight = 0.0
+    for placed in rows:
+        for f in placed.row.fragments:
+            if f.confidence is not None:
+                total += f.confidence * len(f.text)
+                weight += len(f.text)
+    return round(total / weight, 1) if weight else None
 
 
 def _looks_like_toc(lines: list[str]) -> bool:

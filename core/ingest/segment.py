@@ -258,7 +258,9 @@ def _starts_new_prose(draft: Draft, placed: PlacedRow, body_size: float) -> bool
         return True
     if placed.footnote:
         # footnotes start with their number hanging left of the text
-        return bool(re.match(r"^\d{1,3}\s", row.text)) and row.x0 < prev.x0 - 1
+        # (a recognised one may have lost its number: hanging left is enough)
+        recognised = row.fragments[0].confidence is not None
+        return bool(recognised or re.match(r"^\d{1,3}\s", row.text)) and row.x0 < prev.x0 - 1
     if indented and abs(row.x0 - prev.x0) > 1.5:
         return True
     # back at the margin after an indented block (a quotation ends)

@@ -53,7 +53,8 @@ def classify(project: ProjectDatabase, feature: Feature, *, config: str = "rag",
         items: list[Evidence] = []
     elif evidence is not None:
         items = [Evidence(number=i + 1, rank=e.rank, text=e.text, page_label=e.page_label,
-                          paragraph_id=e.paragraph_id, score=e.score) for i, e in enumerate(evidence)]
+                          paragraph_id=e.paragraph_id, score=e.score, ocr_confidence=e.ocr_confidence)
+                 for i, e in enumerate(evidence)]
         retrieved_settings = {"method": "given"}
     else:
         retrieved = retrieve_evidence(project, feature, retrieval_settings, progress=None)

@@ -78,6 +78,10 @@ PARAGRAPHS_HEADER = (
 )
 NO_PARAGRAPHS_NOTE = "No paragraphs of the grammar were found for this feature."
 PARAGRAPH_TEMPLATE = '<paragraph number="{number}" page="{page}">\n{text}\n</paragraph>'
+# a paragraph read from a scan with little confidence says so, so the model weighs it as possibly garbled
+LOW_OCR_PARAGRAPH_TEMPLATE = ('<paragraph number="{number}" page="{page}" ocr_confidence="{confidence:.0f}" '
+                              'note="scanned page read by OCR with low confidence: words may be misread">'
+                              '\n{text}\n</paragraph>')
 
 
 @dataclass(frozen=True)
@@ -122,8 +126,7 @@ def build_prompt(feature: Feature, config: str, language: str, evidence: list[Ev
         if config == "rag-guidelines" and examples:
             parts.append(f"{EXAMPLES_HEADER}\n{examples}")
         if evidence:
-            blocks = [PARAGRAPH_TEMPLATE.format(number=e.number, page=e.page_label or "?", text=_fence(e.text))
-                      for e in evidence]
+            blocks = [_paragraph_block(e) for e in evidence]
             parts.append(PARAGRAPHS_HEADER.format(count=len(evidence), language=lang) + "\n\n" + "\n\n".join(blocks))
         else:
             parts.append(NO_PARAGRAPHS_NOTE)
@@ -204,3 +207,10 @@ def json_schema_format(feature: Feature, *, cite: bool) -> dict:
     name = "".join(c if c.isalnum() else "_" for c in f"feature_{feature.id}")[:64]
     return {"type": "json_schema", "json_schema": {"name": name, "strict": True, "schema": {
         "type": "object", "properties": properties, "required": required, "additionalProperties": False}}}
+
+
+def _paragraph_block(e: Evidence) -> str:
+    if e.low_confidence and e.ocr_confidence is not None:
+        return LOW_OCR_PARAGRAPH_TEMPLATE.format(number=e.number, page=e.page_label or "?",
+                                                 confidence=e.ocr_confidence, text=_fence(e.text))
+    return PARAGRAPH_TEMPLATE.format(number=e.number, page=e.page_label or "?", text=_fence(e.text))

@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.models import LOW_OCR_CONFIDENCE
+
 
 @dataclass(frozen=True)
 class ValueRecord:
@@ -40,13 +42,18 @@ class Evidence:
     paragraph_id: int | None = None
     score: float | None = None
     cited: bool = False
+    ocr_confidence: float | None = None  # read by OCR: its mean word confidence (the prompt marks a low one)
+
+    @property
+    def low_confidence(self) -> bool:
+        return self.ocr_confidence is not None and self.ocr_confidence < LOW_OCR_CONFIDENCE
 
     @classmethod
     def from_hit(cls, hit: Any, number: int) -> Evidence:
         """Number a retrieval :class:`~core.retrieval.Hit` for the prompt."""
         p = hit.paragraph
         return cls(number=number, rank=int(hit.rank), text=p.text, page_label=p.page_label, paragraph_id=p.id,
-                   score=float(hit.score))
+                   score=float(hit.score), ocr_confidence=p.ocr_confidence)
 
 
 @dataclass(frozen=True)

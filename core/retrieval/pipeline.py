@@ -58,6 +58,7 @@ class Hit:
             "rank": self.rank, "score": round(self.score, 6), "paragraph_id": p.id, "document_id": p.document_id,
             "pdf_page": p.pdf_page, "page_label": p.page_label, "section": p.section, "kind": p.kind.value,
             "signals": {k: round(v, 6) for k, v in self.signals.items()}, "text": p.text,
+            "ocr_confidence": p.ocr_confidence, "low_confidence": p.low_confidence,
         }
 
 

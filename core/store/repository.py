@@ -64,7 +64,8 @@ def find_document_by_sha256(project: ProjectDatabase, sha256: str) -> Document |
 
 
 _PARAGRAPH_COLUMNS = (
-    "id, document_id, seq, pdf_page, page_label, label_source, section, kind, text, rects, example_number"
+    "id, document_id, seq, pdf_page, page_label, label_source, section, kind, text, rects, example_number, "
+    "ocr_confidence"
 )
 
 
@@ -75,6 +76,7 @@ def _paragraph_from_row(row: Sequence, path: Path | None = None) -> Paragraph:
             id=row[0], document_id=row[1], seq=row[2], pdf_page=row[3], page_label=row[4],
             label_source=LabelSource(row[5]), section=row[6] or "", kind=ParagraphKind(row[7]), text=str(row[8]),
             rects=_rects(row[9]), example_number=row[10],
+            ocr_confidence=None if row[11] is None else float(row[11]),
         )
     except (ValueError, TypeError, IndexError, KeyError, RecursionError) as exc:
         raise ProjectError(
@@ -202,10 +204,10 @@ def insert_document(
         )
         project.conn.executemany(
             "INSERT INTO paragraphs (document_id, seq, pdf_page, page_label, label_source, section, kind, "
-            "example_number, text, rects) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            "example_number, text, rects, ocr_confidence) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
             [
                 (document_id, seq, p.pdf_page, p.page_label, p.label_source.value, p.section, p.kind.value,
-                 p.example_number, p.text, rects_json(p.rects))
+                 p.example_number, p.text, rects_json(p.rects), p.ocr_confidence)
                 for seq, p in enumerate(paragraphs)
             ],
         )

@@ -9,9 +9,11 @@ imports Qt widgets.
 from __future__ import annotations
 
 import dataclasses
+import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from core.errors import GrammarLensError
 from core.progress import Progress
 from core.store import create_project, open_project
 from gui.common.settings import AppSettings, get_api_key
@@ -52,27 +54,45 @@ def load_catalog(progress: Progress) -> Any:
 
 
 def ingest(project_path: Path, pdf_path: Path, progress: Progress, language: str | None = None, *,
-           new_project: bool = False, created: list[Path] | None = None) -> int:
+           new_project: bool = False, created: list[Path] | None = None, ocr: Any = None,
+           reports: list[Any] | None = None) -> int:
     """Read a grammar PDF into a project; returns the document's id.
 
     With ``new_project`` the project file is created here (``O_EXCL``: never one that exists) and noted
     in ``created``; if reading fails or is cancelled, that file and its ``-wal``/``-shm`` are removed
-    again, so a failed first ingest leaves no empty project behind.  A file this job did not create is
-    never removed.
+    again, so a failed first ingest leaves no empty project behind, unless OCR had read pages into it:
+    those are kept (and the file taken off ``created``), and reading the PDF again continues from them.
+    A file this job did not create is never removed.  ``ocr`` holds the OCR options
+    (:class:`core.ingest.page_reading.OcrOptions`); what OCR did is appended to ``reports``.
     """
-    from core.ingest import ingest_pdf
+    from core.ingest import ingest as _ingest
+    from core.store.ocr_pages import count_ocr_pages
+
+    def run(project: Any) -> int:
+        result = _ingest(project, pdf_path, language=language, progress=progress, ocr=ocr)
+        if reports is not None and result.ocr is not None:
+            reports.append(result.ocr)
+        return result.document_id
 
     if not new_project:
         with open_project(project_path, create=True) as project:
-            return ingest_pdf(project, pdf_path, language=language, progress=progress)
+            return run(project)
     project = create_project(project_path)
     if created is not None:
         created.append(project_path)
     try:
         with project:
-            return ingest_pdf(project, pdf_path, language=language, progress=progress)
+            return run(project)
     except BaseException:
-        remove_project_files(project_path)
+        try:
+            with open_project(project_path, readonly=True, backup=False) as reopened:
+                kept = count_ocr_pages(reopened)
+        except (GrammarLensError, sqlite3.Error):  # the file never became a project: nothing to keep
+            kept = 0
+        if not kept:
+            remove_project_files(project_path)
+        elif created is not None:
+            created.remove(project_path)  # it holds pages read: no longer a file to clean away
         raise
 
 

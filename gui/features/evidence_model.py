@@ -22,6 +22,7 @@ SNIPPET_CHARS = 400  # more than any column shows: the view elides it to the wid
 CITED_BACKGROUND = QColor(0, 170, 140, 45)
 PINNED_BACKGROUND = QColor(120, 80, 200, 45)
 PIN_MARK, CITED_MARK = "◆", "✓"  # glyphs every UI font has (no emoji font is assumed)
+LOW_OCR_FOREGROUND = QColor(160, 80, 0)  # a scanned paragraph read with little confidence: words may be wrong
 
 if TYPE_CHECKING:  # type names only
     from core.models import Paragraph
@@ -95,26 +96,39 @@ class EvidenceModel(QAbstractTableModel):
             if column == SECTION_COLUMN:
                 return paragraph.section or ""
             if column == SNIPPET_COLUMN:
-                return snippet(paragraph.text)
+                return low_confidence_mark(paragraph) + snippet(paragraph.text)
             if column == 4:
                 return f"{hit.score:.2f}" if hit.rank > 0 else ""
         if role == Qt.ItemDataRole.ToolTipRole:
             return tooltip(paragraph, cited=cited, pinned=pinned)
+        if role == Qt.ItemDataRole.ForegroundRole and column == SNIPPET_COLUMN and paragraph.low_confidence:
+            return QBrush(LOW_OCR_FOREGROUND)
         if role == Qt.ItemDataRole.BackgroundRole and (cited or pinned):
             return QBrush(PINNED_BACKGROUND if pinned else CITED_BACKGROUND)
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (0, 1, 4):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.AccessibleTextRole:
             marks = (", pinned" if pinned else "") + (", cited" if cited else "")
+            marks += ", read by OCR with low confidence" if paragraph.low_confidence else ""
             return f"Rank {hit.rank}, page {paragraph.page_label}, score {hit.score:.2f}{marks}"
         if role == Qt.ItemDataRole.UserRole:
             return paragraph.id
         return None
 
 
+def low_confidence_mark(paragraph: Paragraph) -> str:
+    """``[OCR 63] `` before the snippet of a paragraph read from a scan with little confidence."""
+    if not paragraph.low_confidence or paragraph.ocr_confidence is None:
+        return ""
+    return f"[OCR {paragraph.ocr_confidence:.0f}] "
+
+
 def tooltip(paragraph: Paragraph, *, cited: bool = False, pinned: bool = False) -> str:
     """The whole paragraph as rich text, so Qt wraps it (a plain-text tooltip would be one endless line)."""
-    marks = [m for m, on in (("Pinned as deciding evidence.", pinned), ("Cited by the model.", cited)) if on]
+    low = (f"Scanned page read by OCR with low confidence ({paragraph.ocr_confidence or 0:.0f}/100): "
+           "words may be misread; check the page.")
+    marks = [m for m, on in (("Pinned as deciding evidence.", pinned), ("Cited by the model.", cited),
+                             (low, paragraph.low_confidence)) if on]
     head = "".join(f"<i>{m}</i><br>" for m in marks)
     if paragraph.section:
         head += f"<b>{html.escape(paragraph.section)}</b><br>"

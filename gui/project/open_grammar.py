@@ -15,6 +15,7 @@ folder of the last PDF opened, else the data folder; never the home folder nor t
 from __future__ import annotations
 
 import os
+import sqlite3
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,7 @@ from PySide6.QtCore import QSettings
 
 from core.errors import GrammarLensError
 from core.store import PROJECT_SUFFIX, open_project, repository
+from core.store.ocr_pages import count_ocr_pages
 from gui.common import projects
 from gui.common.window_state import WindowState
 
@@ -83,6 +85,15 @@ def holds_pdf(project_path: Path, digest: str) -> bool:
         return False
 
 
+def reading_pdf(project_path: Path, digest: str) -> int:
+    """Pages of the PDF ``digest`` that an interrupted reading left in the project (read-only look)."""
+    try:
+        with open_project(project_path, readonly=True, backup=False) as project:
+            return count_ocr_pages(project, digest)
+    except (GrammarLensError, sqlite3.Error):  # not a project, or one from before OCR pages were kept
+        return 0
+
+
 def project_for_grammar(pdf: Path, digest: str | None = None) -> GrammarProject:
     """The project of ``pdf``: beside it (or in the data folder), found by its sha256 or given a free name."""
     beside = folder_writable(pdf.parent)
@@ -94,6 +105,8 @@ def project_for_grammar(pdf: Path, digest: str | None = None) -> GrammarProject:
             return GrammarProject(candidate, False, beside)
         if digest is not None and candidate.is_file() and holds_pdf(candidate, digest):
             return GrammarProject(candidate, True, beside)
+        if digest is not None and candidate.is_file() and reading_pdf(candidate, digest):
+            return GrammarProject(candidate, False, beside)  # a reading stopped half-way: it continues there
     return GrammarProject(projects.project_for_pdf(pdf), False, False)  # a thousand namesakes: the data folder
 
 

@@ -25,6 +25,7 @@ from gui.common.operations import Operation, OperationRunner
 from gui.common.window_state import WindowState
 from gui.project import open_grammar
 from gui.project.backup_banner import BackupBanner
+from gui.project.ocr_options import load_ocr_options
 
 BACKUP_CHECK_MS = 5 * 60 * 1000  # how often the window asks whether an hourly backup is due
 
@@ -226,6 +227,8 @@ class ProjectController(QObject):
         opening_other = target != self.state.project_path
         new_project = opening_other and not target.exists()  # made for this PDF: removed again if reading fails
         created: list[Path] = []  # the job notes the file once it made it (never one it found)
+        reports: list = []  # what OCR did, if it read any page
+        ocr = load_ocr_options(self.store)
         added = [False]
         self.message.emit(f"Reading {pdf_path.name}…", 0)
 
@@ -235,8 +238,10 @@ class ProjectController(QObject):
                 self.open(target)
             else:
                 self.reload_documents(int(document_id))
-            said = f"Read {pdf_path.name} into {target.name}" + (f", in {target.parent}." if opening_other else ".")
-            self.message.emit(f"{said} {note}".strip(), 12000 if note else 8000)
+            by_ocr = "".join(f" ({r.summary().rstrip('.')})" for r in reports if r.summary())  # before the path
+            said = f"Read {pdf_path.name}{by_ocr} into {target.name}"
+            said += f", in {target.parent}." if opening_other else "."
+            self.message.emit(f"{said} {note}".strip(), 12000 if note or reports else 8000)
 
         def failed(exc: BaseException) -> None:  # the job removed a project it made; the window is as it was
             self.failed.emit(f"Cannot read {pdf_path.name}", exc)
@@ -249,11 +254,15 @@ class ProjectController(QObject):
                 self.reload_documents()  # a Cancel that came too late: the grammar is in, so show it
             if len(self.state.documents) > known:
                 self.message.emit(f"{pdf_path.name} was read completely before Cancel arrived; it was added.", 8000)
+            elif (digest := open_grammar.digest_of(pdf_path)) and open_grammar.reading_pdf(target, digest):
+                self.message.emit(f"Reading was cancelled; the pages OCR had read are kept in {target.name}: "
+                                  f"open {pdf_path.name} again to continue.", 12000)
             else:
                 self.message.emit("Reading the grammar was cancelled; the project is as it was.", 8000)
 
         def job(progress) -> int:
-            return backend.ingest(target, pdf_path, progress, new_project=new_project, created=created)
+            return backend.ingest(target, pdf_path, progress, new_project=new_project, created=created, ocr=ocr,
+                                  reports=reports)
 
         self._ingest = (Operation(self.runner, job)
                         .success(done).failure(failed).cancelled(cancelled)

@@ -39,7 +39,7 @@ from gui.project.open_grammar import pdf_start, project_start
 from gui.project.project_controller import ProjectController
 from gui.project.restore_dialog import restore_action
 from gui.window.coder_name import CoderNameDialog, ask_coder_name
-from gui.window.menus import add_toolbar, fill_menu_bar, help_actions, make_action, recent_menu, sample_actions
+from gui.window.menus import add_toolbar, fill_menu_bar, help_actions, make_action, ocr_action, recent_menu, sample_actions
 from gui.window.offline_banner import OfflineBanner
 from gui.window.pass_focus import PassFocus
 from gui.window.profile_wiring import build_profile_dock
@@ -164,13 +164,13 @@ class MainWindow(QMainWindow):
         self.act_profile = act("&Profile and export…", "Ctrl+Shift+P", self.show_profile_view,
                                "The profile: batch runs, review, agreement with WALS/Grambank, CLDF export")
         self.act_keys, self.act_about = help_actions(self, self.evidence_panel.table)  # Help → Keys…, About
-        self.act_restore = restore_action(self, self.projects)  # Project → Restore from backup…
+        self.act_restore, self.act_ocr = restore_action(self, self.projects), ocr_action(self, self.store)
         self.act_sample, self.act_compare = sample_actions(self)  # the Sample window; a second coder's file
         self.recent_menu = recent_menu(self, lambda menu: ask.fill_recent_menu(menu, self.store, self.open_project))
         fill_menu_bar(self, (
             ("&Project", (self.act_open_pdf, self.act_open, self.recent_menu, self.act_new, None, self.act_add,
-                          self.act_language, None, self.act_restore, self.act_compare, None, self.act_settings, None,
-                          self.act_quit)),
+                          self.act_language, self.act_ocr, None, self.act_restore, self.act_compare, None,
+                          self.act_settings, None, self.act_quit)),
             ("&View", (self.act_find_feature, self.act_search, self.act_next_hit, self.act_prev_hit,
                        self.act_goto, self.act_zoom_in, self.act_zoom_out, self.act_fit)),
             ("&Feature", (self.act_classify, self.act_accept, self.act_note, self.act_pass, self.act_profile)),

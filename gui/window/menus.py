@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QToolBar, QWidget
 
@@ -58,6 +58,13 @@ def help_actions(window: QMainWindow, evidence: QWidget) -> tuple[QAction, QActi
     about = make_action(window, "&About GrammarLens", None, lambda: show_about(window),
                         "Version, method and data credits (WALS, Grambank)")
     return keys, about
+
+
+def ocr_action(window: QMainWindow, store: QSettings) -> QAction:
+    """Project → Scanned pages (OCR)… (:mod:`gui.project.ocr_options`)."""
+    from gui.project.ocr_options import ocr_options_action
+
+    return ocr_options_action(window, store)
 
 
 def fill_menu_bar(window: QMainWindow, menus: Sequence[tuple[str, Sequence[Item]]]) -> None:

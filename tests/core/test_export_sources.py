@@ -1,7 +1,7 @@
 """Each grammar cites its own source (issue 26, item 10; issue 30, items 8 and 10).
 
 * every document of a project has its own BibTeX key, used for its pages in every export;
-* the grammar's bibliographic record is kept in the project (migration 7), so an export reads no PDF;
+* the grammar's bibliographic record is kept in the project (migration 9), so an export reads no PDF;
 * a value a coder set without pins cites no page of the model's.
 
 Real projects (the demo grammar and a second PDF made from it with PyMuPDF), real exports validated by pycldf.
@@ -115,16 +115,18 @@ def test_the_record_is_kept_in_the_project_so_exports_need_no_pdf(two_grammars, 
     assert "Kalmar, Ingrid" in bib and "@book{kalmar2019," in bib
 
 
-def test_migration_7_reads_the_record_of_documents_ingested_before(demo_copy) -> None:
+def test_the_document_sources_migration_reads_the_record_of_documents_ingested_before(demo_copy) -> None:
     from core.store import open_project
     from core.store.document_sources import source_rows
     from core.store.migrations import MIGRATIONS
 
     path = demo_copy("old/veshari.grammarlens")
-    conn = sqlite3.connect(path)  # the file as schema 6 left it: no bibkey, no bib_record
+    number = next(n for n, m in enumerate(MIGRATIONS, 1) if m.__module__.endswith("_document_sources"))
+    assert number == len(MIGRATIONS), "the file is rolled back by one migration: it must be the last"
+    conn = sqlite3.connect(path)  # the file as the schema before left it: no bibkey, no bib_record
     conn.execute("ALTER TABLE documents DROP COLUMN bibkey")
     conn.execute("ALTER TABLE documents DROP COLUMN bib_record")
-    conn.execute("PRAGMA user_version = 6")
+    conn.execute(f"PRAGMA user_version = {number - 1}")
     conn.commit()
     conn.close()
     with open_project(path, backup=False) as project:

@@ -14,7 +14,7 @@ import pymupdf
 import pytest
 
 from core.ingest import ingest
-from core.ingest.pipeline import TEXT_FLAGS
+from core.ingest.page_reading import TEXT_FLAGS
 from core.models import LabelSource, Paragraph, ParagraphKind
 from core.store import open_project
 from core.store.repository import list_paragraphs

@@ -1,4 +1,4 @@
-"""Schema 8: each grammar's bibliographic record and citation key, kept in the project.
+"""Schema 9: each grammar's bibliographic record and citation key, kept in the project.
 
 ``documents.bib_record`` (JSON: title, author, year as the PDF states them) lets an export build
 the grammar's BibTeX entry without reopening the PDF (a sample export of 100 projects read every

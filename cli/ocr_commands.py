@@ -1,0 +1,73 @@
+"""CLI: ``bench ocr`` (scanned copies of the shared grammars read against the born-digital text)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from cli import arg_types
+from core.errors import GrammarLensError
+
+TARGETS = "targets: word match >= 0.95 clean, >= 0.90 degraded; labels >= 0.95; <= 1.5 s/page on 2 cores; <= 1 GB"
+
+
+def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAction) -> None:
+    p = bench.add_parser("ocr", help="OCR of 300-dpi scans (clean and degraded) against the born-digital text")
+    p.add_argument("pdfs", type=arg_types.path, nargs="*", help="born-digital grammar PDFs (default: the shared ones)")
+    p.add_argument("--pages", type=arg_types.int_range(2, 200), default=8, metavar="N",
+                   help="consecutive body pages per grammar (default 8)")
+    p.add_argument("--variants", default="clean,degraded", metavar="LIST",
+                   help="clean, degraded or both, comma-separated (default both)")
+    p.add_argument("--dpi", type=arg_types.int_range(100, 600), default=300, help="OCR resolution (default 300)")
+    p.add_argument("--jobs", type=arg_types.int_range(0, 256), default=0, help="pages at once (default: all cores)")
+    p.add_argument("--seed", type=arg_types.int_range(0, 2**31), default=0, help="seed of the degradations")
+    p.add_argument("--before", type=arg_types.path, metavar="CHECKOUT",
+                   help="ingest the scans with this checkout's main.py instead (before/after figures)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=_bench_ocr)
+
+
+def _bench_ocr(args: argparse.Namespace) -> int:
+    from bench.ocr import run_ocr_bench
+    from bench.paths import SHARED_GRAMMARS
+
+    pdfs = list(args.pdfs) or sorted(SHARED_GRAMMARS.glob("*.pdf"))
+    if not pdfs:
+        raise GrammarLensError("No grammar PDF to measure.",
+                               f"Name born-digital PDFs, or put them in {SHARED_GRAMMARS}.")
+    variants = tuple(v.strip() for v in args.variants.split(",") if v.strip())
+    if not variants or any(v not in ("clean", "degraded") for v in variants):
+        raise GrammarLensError(f"Unknown --variants {args.variants!r}.", "Give clean, degraded or clean,degraded.")
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="grammarlens-bench-ocr-") as tmp:
+        for pdf in pdfs:
+            print(f"bench ocr: {pdf.name}", file=sys.stderr, flush=True)
+            rows += run_ocr_bench(pdf, Path(tmp), pages=args.pages, variants=variants, dpi=args.dpi,
+                                  jobs=args.jobs, seed=args.seed, before=args.before)
+    if args.json:
+        json.dump([r.to_json() for r in rows], sys.stdout, indent=1)
+        print()
+        return 0
+    print(f"{'grammar':22} {'variant':16} {'pages':>5} {'prose':>5} {'words':>7} {'labels':>6} {'paras':>6} "
+          f"{'s/page':>6} {'MB':>6} {'conf':>5} {'low':>5}")
+    for r in rows:
+        conf = f"{r.mean_confidence:5.1f}" if r.mean_confidence is not None else "    -"
+        mark = "*" if r.scored == "all" else " "
+        print(f"{r.grammar:22} {r.variant:16} {r.pages:5d} {r.prose_pages:5d} {r.word_match:6.3f}{mark} "
+              f"{r.labels_recovered:6.3f} {r.boundary_agreement:6.3f} {r.seconds_per_page:6.2f} "
+              f"{r.peak_memory_mb:6.0f} {conf} {r.low_confidence_share:5.2f}")
+    for variant in sorted({r.variant for r in rows}):
+        mine = [r for r in rows if r.variant == variant]
+        print(f"{'mean':22} {variant:16} {sum(r.pages for r in mine):5d} {sum(r.prose_pages for r in mine):5d} "
+              f"{_mean([r.word_match for r in mine]):6.3f}  {_mean([r.labels_recovered for r in mine]):6.3f} "
+              f"{_mean([r.boundary_agreement for r in mine]):6.3f} {_mean([r.seconds_per_page for r in mine]):6.2f}")
+    print("* no prose page in the run: word match and boundaries over every page with text", file=sys.stderr)
+    print(TARGETS, file=sys.stderr)
+    return 0
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
