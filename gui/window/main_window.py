@@ -39,7 +39,15 @@ from gui.project.open_grammar import pdf_start, project_start
 from gui.project.project_controller import ProjectController
 from gui.project.restore_dialog import restore_action
 from gui.window.coder_name import CoderNameDialog, ask_coder_name
-from gui.window.menus import add_toolbar, fill_menu_bar, help_actions, make_action, ocr_action, recent_menu, sample_actions
+from gui.window.menus import (
+    add_toolbar,
+    fill_menu_bar,
+    help_actions,
+    make_action,
+    ocr_action,
+    recent_menu,
+    sample_actions,
+)
 from gui.window.offline_banner import OfflineBanner
 from gui.window.pass_focus import PassFocus
 from gui.window.profile_wiring import build_profile_dock
