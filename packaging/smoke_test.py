@@ -3,15 +3,19 @@
     python packaging/smoke_test.py dist/GrammarLens-lite
     python packaging/smoke_test.py dist/GrammarLens-full --grammar ../shared/grammars/074_Chakali.pdf
 
-Checks, in order: ``--version``; the desktop app starts offscreen on its demo project and closes
-itself (``gui --demo --quit-after``), and again on the real X11 platform (xcb) on a private Xvfb
-server when Xvfb is installed (a bundle or machine lacking the xcb libraries fails there);
-``bench gui`` on the generated demo grammar (``demo``, on xcb too when Xvfb is there), which
-drives the whole window (open, retrieve, classify against the local OpenAI-compatible server of
-devtools/openai_server.py, which this script runs: the bundle leaves devtools out; a coding pass
-with look-ahead); a real grammar is ingested into a new project and WALS 81A retrieved from it,
-headless; then the variant's reranker behaviour: the lite build refuses a reranker with a message
-that names the full build, the full build reranks with the bundled MiniLM model offline.
+Checks, in order: ``--version`` (which must name the variant and build date); the desktop app starts
+offscreen on its demo project and closes itself (``gui --demo --quit-after``), and again on the real X11
+platform (xcb) on a private Xvfb server when Xvfb is installed (a bundle or machine lacking the xcb
+libraries fails there); ``bench gui`` on the generated demo grammar (``demo``, on xcb too when Xvfb is
+there), which drives the whole window (open, retrieve, classify against the local OpenAI-compatible
+server of devtools/openai_server.py, which this script runs: the bundle leaves devtools out; a coding
+pass with look-ahead); a real grammar is ingested into a new project and WALS 81A retrieved from it,
+headless; then the variant's reranker behaviour: the lite build refuses a reranker with a message that
+names the full build. The full build must hold every data file and package metadata the reranker reads
+when run from the checkout (packaging/runtime_files.py names any that is missing), rerank with the
+bundled MiniLM model offline in an order of its own (its top 20 follow its scores and differ from BM25's
+order on the same book, so a reranker silently falling back to BM25 fails), and rerank again with the
+Hugging Face offline switches unset, as on a user's machine.
 
 Every run uses a fresh temporary home, so the user's settings and projects are never touched and a
 missing file inside the bundle cannot be papered over by one lying around on the build machine.

