@@ -64,7 +64,7 @@ def closure(requirements: list[Requirement]) -> dict[str, str]:
         try:
             dist = importlib.metadata.distribution(requirement.name)
         except importlib.metadata.PackageNotFoundError:
-            raise SystemExit(f"{requirement.name} is required but not installed: run scripts/setup.sh first")
+            raise SystemExit(f"{requirement.name} is required but not installed: run scripts/setup.sh first") from None
         versions[key[0]] = dist.version
         for text in dist.requires or []:
             child = Requirement(text)
