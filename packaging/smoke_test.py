@@ -254,6 +254,8 @@ def _expect_own_order(result: subprocess.CompletedProcess[str], bm25: subprocess
     hits, lexical = json.loads(result.stdout)["hits"], json.loads(bm25.stdout)["hits"]
     if any(h.get("provisional") for h in hits):
         return "the reranked hits are marked provisional"
+    if not hits or any("dense" not in h["signals"] for h in hits):
+        return "the hits carry no reranker (dense) score"
     dense = [h["signals"]["dense"] for h in hits]
     if len(set(dense)) < len(dense) // 2:
         return f"the reranker's scores barely differ: {dense[:10]}"

@@ -219,6 +219,33 @@ def test_runtime_trace_names_what_a_bundle_lacks(tmp_path: Path) -> None:
         "kernels/_internals/python_depends.json", "tokenizers (package metadata)"]
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_smoke_rerank_check_fails_a_reranker_that_fell_back_to_bm25(tmp_path: Path) -> None:
+    """The smoke test's order check, on real retrievals from the checkout: MiniLM's top 20 pass, BM25's fail."""
+    pytest.importorskip("sentence_transformers")
+    smoke = _packaging_module("smoke_test")
+    from core.demo import write_demo_grammar
+    from core.ingest import ingest_pdf
+    from core.store import create_project
+
+    project = tmp_path / "demo.grammarlens"
+    with create_project(project) as p:
+        ingest_pdf(p, write_demo_grammar(tmp_path / "demo.pdf"), language="Veshari")
+    common = [PYTHON, "main.py", "retrieve", str(project), "--feature", "81A", "--top", "20", "--no-save", "--json"]
+    bm25 = _run([*common, "--rerank", "none", "--ranking", "bm25"], timeout=120)
+    reranked = _run([*common, "--rerank", "all-MiniLM-L6-v2", "--ranking", "dense"], timeout=240)
+    assert bm25.returncode == 0 and reranked.returncode == 0, reranked.stderr[-2000:]
+    assert smoke._expect_own_order(reranked, bm25) == ""
+    assert smoke._expect_own_order(bm25, bm25) == "the hits carry no reranker (dense) score"
+    # a "reranker" whose scores merely restate BM25's order: same ids, same order
+    echoed = json.loads(bm25.stdout)
+    for position, hit in enumerate(echoed["hits"]):
+        hit["signals"]["dense"] = 1.0 - position / 100
+    fallback = subprocess.CompletedProcess(bm25.args, 0, json.dumps(echoed), "")
+    assert smoke._expect_own_order(fallback, bm25) == "the reranked order is BM25's order: the reranker did not rank"
+
+
 def _build_and_smoke(variant: str, tmp_path: Path, *, zip_it: bool = False) -> tuple[dict, str]:
     """Build ``variant`` into tmp_path, smoke-test it; returns the build report and the smoke test's output."""
     grammar = GRAMMARS / "354_Iranian_Armenian.pdf"
