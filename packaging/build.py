@@ -22,10 +22,11 @@ import json
 import os
 import platform
 import re
-import shutil
+import stat
 import subprocess
 import sys
 import time
+import zipfile
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -187,6 +188,28 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
+def write_zip(folder: Path, archive: Path) -> None:
+    """Zip ``folder`` (as its own top folder), storing symbolic links as links, not as second copies.
+
+    PyInstaller links the top of a Linux bundle to libraries deeper inside (``libQt6Gui.so.6`` ->
+    ``PySide6/Qt/lib/...``): 27 links to 163 MiB in the full build, which ``shutil.make_archive``
+    would store twice.  Info-ZIP's ``unzip`` (and macOS's) restores them as links.
+    """
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as out:
+        for top, dirs, files in os.walk(folder):
+            for name in sorted(dirs + files):
+                path = Path(top) / name
+                arcname = path.relative_to(folder.parent).as_posix()
+                if path.is_symlink():
+                    info = zipfile.ZipInfo(arcname, date_time=time.localtime(path.lstat().st_mtime)[:6])
+                    info.create_system = 3  # Unix: the mode bits below are read
+                    info.external_attr = (stat.S_IFLNK | 0o777) << 16
+                    out.writestr(info, os.readlink(path))
+                else:  # a file, or a folder's own entry (so empty folders survive)
+                    out.write(path, arcname)
+            dirs[:] = sorted(d for d in dirs if not (Path(top) / d).is_symlink())  # a linked folder: stored as a link
+
+
 def zip_bundle(report: BuildReport) -> None:
     """Zip the folder (the thing a linguist downloads and unzips) and write its SHA-256 beside it, timing both.
 
@@ -195,8 +218,8 @@ def zip_bundle(report: BuildReport) -> None:
     """
     folder = Path(report.folder)
     started = time.perf_counter()
-    archive = Path(shutil.make_archive(str(folder.parent / archive_stem(report)), "zip",
-                                       root_dir=folder.parent, base_dir=folder.name))
+    archive = folder.parent / f"{archive_stem(report)}.zip"
+    write_zip(folder, archive)
     report.zip_sha256 = sha256_of(archive)
     archive.with_name(archive.name + ".sha256").write_text(f"{report.zip_sha256}  {archive.name}\n", encoding="utf-8")
     report.zip_seconds = round(time.perf_counter() - started, 1)

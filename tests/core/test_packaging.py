@@ -170,6 +170,11 @@ def test_zip_is_versioned_with_a_checksum_that_verifies(tmp_path: Path) -> None:
     launcher = folder / "GrammarLens"
     launcher.write_text("#!/bin/sh\necho hi\n", encoding="utf-8")
     launcher.chmod(0o755)
+    library = folder / "_internal" / "PySide6" / "libQt6Gui.so.6"
+    library.parent.mkdir()
+    library.write_bytes(b"\x7fELF" + bytes(4096))
+    if os.name != "nt":  # PyInstaller's links at the top of a Linux bundle: stored once, as links
+        (folder / "_internal" / "libQt6Gui.so.6").symlink_to("PySide6/libQt6Gui.so.6")
     report = build.BuildReport(variant="lite", folder=str(folder), executable=str(launcher), seconds=1.0, bytes=1,
                                files=1, platform="linux-x86_64", app_version="9.8.7")
     build.write_build_info(report)
@@ -188,6 +193,15 @@ def test_zip_is_versioned_with_a_checksum_that_verifies(tmp_path: Path) -> None:
         mode = zipfile.ZipFile(archive).getinfo("GrammarLens-lite/GrammarLens").external_attr >> 16
         assert mode & 0o111, oct(mode)
     assert unpacked.read_text(encoding="utf-8").endswith("echo hi\n")
+    if os.name != "nt":
+        link = zipfile.ZipFile(archive).getinfo("GrammarLens-lite/_internal/libQt6Gui.so.6")
+        assert link.external_attr >> 16 & 0o170000 == 0o120000 and link.file_size < 100  # a link, not a copy
+        if shutil.which("unzip"):  # what a linguist runs
+            _run(["unzip", "-q", archive.name, "-d", "by-unzip"], timeout=60, cwd=tmp_path)
+            restored = tmp_path / "by-unzip" / "GrammarLens-lite"
+            assert (restored / "_internal" / "libQt6Gui.so.6").is_symlink()
+            assert (restored / "_internal" / "libQt6Gui.so.6").read_bytes() == library.read_bytes()
+            assert os.access(restored / "GrammarLens", os.X_OK)
     archive.write_bytes(archive.read_bytes()[:-1] + b"x")  # a damaged download fails the check
     if shutil.which("sha256sum"):
         assert _run(["sha256sum", "-c", checksum.name], timeout=60, cwd=tmp_path).returncode != 0
