@@ -18,7 +18,7 @@ import sys
 import traceback
 from typing import NoReturn, Sequence
 
-from core import __version__
+from core.build_info import version_line
 from core.errors import Cancelled, GrammarLensError
 
 
@@ -49,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="grammarlens",
         description="GrammarLens: find what a descriptive grammar says about a typological feature.",
     )
-    parser.add_argument("--version", action="version", version=f"GrammarLens {__version__}")
+    parser.add_argument("--version", action="version", version=version_line())
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     bench_parser = commands.add_parser("bench", help="benchmarks: speed and quality numbers")
     bench = bench_parser.add_subparsers(dest="bench_command", metavar="BENCH", required=True)

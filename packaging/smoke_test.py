@@ -3,15 +3,19 @@
     python packaging/smoke_test.py dist/GrammarLens-lite
     python packaging/smoke_test.py dist/GrammarLens-full --grammar ../shared/grammars/074_Chakali.pdf
 
-Checks, in order: ``--version``; the desktop app starts offscreen on its demo project and closes
-itself (``gui --demo --quit-after``), and again on the real X11 platform (xcb) on a private Xvfb
-server when Xvfb is installed (a bundle or machine lacking the xcb libraries fails there);
-``bench gui`` on the generated demo grammar (``demo``, on xcb too when Xvfb is there), which
-drives the whole window (open, retrieve, classify against the local OpenAI-compatible server of
-devtools/openai_server.py, which this script runs: the bundle leaves devtools out; a coding pass
-with look-ahead); a real grammar is ingested into a new project and WALS 81A retrieved from it,
-headless; then the variant's reranker behaviour: the lite build refuses a reranker with a message
-that names the full build, the full build reranks with the bundled MiniLM model offline.
+Checks, in order: ``--version`` (which must name the variant and build date); the desktop app starts
+offscreen on its demo project and closes itself (``gui --demo --quit-after``), and again on the real X11
+platform (xcb) on a private Xvfb server when Xvfb is installed (a bundle or machine lacking the xcb
+libraries fails there); ``bench gui`` on the generated demo grammar (``demo``, on xcb too when Xvfb is
+there), which drives the whole window (open, retrieve, classify against the local OpenAI-compatible
+server of devtools/openai_server.py, which this script runs: the bundle leaves devtools out; a coding
+pass with look-ahead); a real grammar is ingested into a new project and WALS 81A retrieved from it,
+headless; then the variant's reranker behaviour: the lite build refuses a reranker with a message that
+names the full build. The full build must hold every data file and package metadata the reranker reads
+when run from the checkout (packaging/runtime_files.py names any that is missing), rerank with the
+bundled MiniLM model offline in an order of its own (its top 20 follow its scores and differ from BM25's
+order on the same book, so a reranker silently falling back to BM25 fails), and rerank again with the
+Hugging Face offline switches unset, as on a user's machine.
 
 Every run uses a fresh temporary home, so the user's settings and projects are never touched and a
 missing file inside the bundle cannot be papered over by one lying around on the build machine.
@@ -65,10 +69,11 @@ class SmokeTest:
     llm_url: str = ""  # the OpenAI-compatible test server this script runs (the bundle carries none)
     outcomes: list[Outcome] = field(default_factory=list)
 
-    def env(self, platform: str = "offscreen") -> dict[str, str]:
+    def env(self, platform: str = "offscreen", online: bool = False) -> dict[str, str]:
         """The user's environment, pointed at a throwaway home on every OS, offline, on ``platform``
-        (offscreen or xcb)."""
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "QT_", "XDG_"))}
+        (offscreen or xcb); ``online`` leaves the Hugging Face offline switches unset, as on a user's machine."""
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("PYTHON", "QT_", "XDG_", "HF_", "TRANSFORMERS_"))}
         env.update({
             "HOME": str(self.home), "USERPROFILE": str(self.home),
             "APPDATA": str(self.home / "AppData" / "Roaming"), "LOCALAPPDATA": str(self.home / "AppData" / "Local"),
@@ -79,26 +84,28 @@ class SmokeTest:
         })
         if platform == "xcb" and self.display:
             env["DISPLAY"] = self.display
+        if online:
+            del env["HF_HUB_OFFLINE"], env["TRANSFORMERS_OFFLINE"]
         env.pop("OPENAI_API_KEY", None)
         return env
 
     def run(self, args: list[str], timeout_s: float | None = None,
-            platform: str = "offscreen") -> subprocess.CompletedProcess[str]:
+            platform: str = "offscreen", online: bool = False) -> subprocess.CompletedProcess[str]:
         """Run the executable; a hang becomes a failed check (returncode -9), never a stuck CI job."""
         command = [str(self.gui_app if args[:1] == ["gui"] else self.app), *args]
         try:
-            return subprocess.run(command, cwd=self.home, env=self.env(platform), capture_output=True, text=True,
-                                  encoding="utf-8", errors="replace", timeout=timeout_s or self.timeout_s)
+            return subprocess.run(command, cwd=self.home, env=self.env(platform, online), capture_output=True,
+                                  text=True, encoding="utf-8", errors="replace", timeout=timeout_s or self.timeout_s)
         except subprocess.TimeoutExpired as exc:
             out = exc.stdout.decode(errors="replace") if isinstance(exc.stdout, bytes) else (exc.stdout or "")
             err = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else (exc.stderr or "")
             return subprocess.CompletedProcess(command, -9, out, err + f"\n[timed out after {exc.timeout} s]")
 
     def check(self, name: str, args: list[str], verify, timeout_s: float | None = None,
-              platform: str = "offscreen") -> subprocess.CompletedProcess[str]:
+              platform: str = "offscreen", online: bool = False) -> subprocess.CompletedProcess[str]:
         """Run one command and record whether ``verify(result)`` holds (it returns '' or a reason)."""
         started = time.perf_counter()
-        result = self.run(args, timeout_s, platform)
+        result = self.run(args, timeout_s, platform, online)
         try:
             reason = verify(result)
         except Exception as exc:
@@ -116,7 +123,8 @@ class SmokeTest:
 
     def run_all(self) -> bool:
         project = self.home / "smoke.grammarlens"
-        self.check("--version", ["--version"], _expect_version, timeout_s=60)
+        version = self.check("--version", ["--version"], _expect_version, timeout_s=60)
+        print(f"     {(version.stdout + version.stderr).strip()}", flush=True)
         self.check("gui starts offscreen on the demo and quits", ["gui", "--demo", "--quit-after", "4"],
                    self._expect_gui, timeout_s=120)
         demo = self.home / "demo_grammar.pdf"
@@ -138,11 +146,40 @@ class SmokeTest:
                        ["retrieve", str(project), "--feature", FEATURE, "--rerank", "all-MiniLM-L6-v2", "--no-save"],
                        _expect_lite_message, timeout_s=60)
         else:
-            self.check("full build reranks with MiniLM offline",
+            self.check_runtime_files()
+            bm25 = self.run(["retrieve", str(project), "--feature", FEATURE, "--rerank", "none", "--ranking", "bm25",
+                             "--top", "20", "--no-save", "--json"], timeout_s=120)
+            self.check("full build reranks with MiniLM offline, in an order of its own (not BM25's)",
                        ["retrieve", str(project), "--feature", FEATURE, "--rerank", "all-MiniLM-L6-v2",
-                        "--ranking", "dense", "--no-save", "--json"],
-                       lambda r: _expect_hits(r, dense=True, topical=False))  # MiniLM alone ranks poorly
+                        "--ranking", "dense", "--top", "20", "--no-save", "--json"],
+                       lambda r: _expect_hits(r, dense=True, topical=False) or _expect_own_order(r, bm25))
+            self.check("full build reranks with HF_HUB_OFFLINE unset (no network needed)",
+                       ["retrieve", str(project), "--feature", FEATURE, "--rerank", "all-MiniLM-L6-v2",
+                        "--no-save", "--json"], lambda r: _expect_hits(r, dense=True), online=True)
         return all(o.ok for o in self.outcomes)
+
+    def check_runtime_files(self) -> None:
+        """Every data file and package metadata the reranker reads when run from the checkout is in the bundle.
+
+        Names the missing file itself (``kernels/_internals/python_depends.json``), where the rerank
+        check below only shows the error a user would see.
+        """
+        sys.path.insert(0, str(ROOT / "packaging"))
+        from runtime_files import missing_from_bundle, trace_reranker
+
+        started = time.perf_counter()
+        try:
+            traced = trace_reranker()
+            missing = missing_from_bundle(self.app.parent, traced)
+            detail = f"missing from the bundle: {', '.join(missing)}" if missing else ""
+        except Exception as exc:  # the trace itself failed: report it as this check's failure
+            missing, detail = ["?"], f"{type(exc).__name__}: {exc}"
+        seconds = time.perf_counter() - started
+        name = "the bundle has every data file and package metadata the reranker reads"
+        self.outcomes.append(Outcome(name, not missing, seconds, detail))
+        print(f"{'ok  ' if not missing else 'FAIL'} {name} ({seconds:.1f} s)", flush=True)
+        if missing:
+            print(detail, flush=True)
 
     def _expect_gui(self, result: subprocess.CompletedProcess[str]) -> str:
         if result.returncode != 0:
@@ -157,7 +194,9 @@ def _expect_version(result: subprocess.CompletedProcess[str]) -> str:
     text = result.stdout + result.stderr
     if result.returncode != 0:
         return "non-zero exit"
-    return "" if re.search(r"GrammarLens \d+\.\d+", text) else "no 'GrammarLens X.Y' in the output"
+    if not re.search(r"GrammarLens \d+\.\d+", text):
+        return "no 'GrammarLens X.Y' in the output"
+    return "" if re.search(r"(lite|full) build of \d{4}-\d\d-\d\d", text) else "no variant and build date in the output"
 
 
 def _expect_bench_gui(result: subprocess.CompletedProcess[str]) -> str:
@@ -201,6 +240,30 @@ def _expect_hits(result: subprocess.CompletedProcess[str], *, dense: bool, topic
         return "the hits carry no reranker (dense) score"
     if not dense and any("dense" in h["signals"] for h in hits):
         return "the lite build reranked with a model it should not have"
+    return ""
+
+
+def _expect_own_order(result: subprocess.CompletedProcess[str], bm25: subprocess.CompletedProcess[str]) -> str:
+    """The reranker's top 20 follow its own scores and differ from BM25's order on the same candidates.
+
+    A reranker that silently fell back to BM25 (a model that failed to load, a provisional ranking)
+    would give BM25's order back, or scores that decide nothing; both fail here.
+    """
+    if bm25.returncode != 0:
+        return f"the BM25 retrieval to compare with failed: {bm25.stderr[-500:]}"
+    hits, lexical = json.loads(result.stdout)["hits"], json.loads(bm25.stdout)["hits"]
+    if any(h.get("provisional") for h in hits):
+        return "the reranked hits are marked provisional"
+    if not hits or any("dense" not in h["signals"] for h in hits):
+        return "the hits carry no reranker (dense) score"
+    dense = [h["signals"]["dense"] for h in hits]
+    if len(set(dense)) < len(dense) // 2:
+        return f"the reranker's scores barely differ: {dense[:10]}"
+    if dense != sorted(dense, reverse=True):
+        return "the hits are not in the order of the reranker's scores"
+    ours, theirs = [h["paragraph_id"] for h in hits], [h["paragraph_id"] for h in lexical]
+    if ours == theirs:
+        return "the reranked order is BM25's order: the reranker did not rank"
     return ""
 
 

@@ -13,11 +13,14 @@ PYTHON=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv
 fi
+# constraints.txt pins every package the requirements pull in, as CI tested them and the desktop builds
+# were made (scripts/write_constraints.py writes it), so a new release of a transitive dependency cannot
+# change a build between two runs.  A package it does not name yet installs unconstrained.
 stamp=.venv/.requirements.sha256
-want=$(cat requirements.txt requirements-dev.txt | sha256sum | cut -d' ' -f1)
+want=$(cat requirements.txt requirements-dev.txt constraints.txt | sha256sum | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     .venv/bin/python -m pip install --quiet --upgrade pip >/dev/null
-    .venv/bin/python -m pip install --quiet -r requirements-dev.txt
+    .venv/bin/python -m pip install --quiet -r requirements-dev.txt -c constraints.txt
     echo "$want" > "$stamp"
 fi
 if [ "${1:-}" = "--tests" ]; then

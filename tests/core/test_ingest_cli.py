@@ -29,7 +29,7 @@ def run_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
 
 def test_version() -> None:
     out = run_cli("--version")
-    assert out.returncode == 0 and out.stdout.strip() == f"GrammarLens {__version__}"
+    assert out.returncode == 0 and out.stdout.strip() == f"GrammarLens {__version__} (from source)"
 
 
 def test_ingest_then_paragraphs_json(sample_book: SampleBook, tmp_path: Path) -> None:
