@@ -1,6 +1,8 @@
-"""One ranking from several signals: vocabulary, BM25, embeddings, paragraph kind.
+"""One ranking from several signals: vocabulary, BM25, embeddings, section, part of the book, paragraph kind.
 
-``combined = vocabulary + signal_weight * mean(z(bm25), z(dense)) - kind_penalty * is_furniture``
+``combined = vocabulary + signal_weight * mean(z(bm25), z(bm25 of the vocabulary), z(dense))
++ section_weight * section - dictionary_penalty * in_dictionary - outside_penalty * in_front_or_back_matter
+- kind_penalty * is_furniture``
 
 * The vocabulary score (core.retrieval.vocabulary) is in interpretable units, "phrases matched",
   and carries most of the weight: stating a value is what makes a paragraph decisive.
@@ -11,7 +13,13 @@
   phrases' worth is subtracted from them, which puts them below any prose that matches the
   feature (they stay in the list as a last resort for grammars that say nothing else).
 
-These are three knobs; `bench rerank` reports leave-one-grammar-out numbers for them.
+* The section match (core.retrieval.sections, 0..1) says the paragraph sits under a heading that
+  names the feature's topic, as a linguist reading the table of contents would look there first.
+* The part of the book (core.retrieval.book_parts): front and back matter come after every paragraph
+  of the grammar proper; dictionary entries lose ``dictionary_penalty`` phrases' worth.
+
+The weights are fitted leave-one-grammar-out (scripts/fit_fusion.py, resources/retrieval/); where a
+signal is missing (the reranker benchmark's bare texts have no sections) it counts zero.
 """
 
 from __future__ import annotations
@@ -27,6 +35,14 @@ def zscore(values: np.ndarray) -> np.ndarray:
     values = np.asarray(values, dtype=np.float64)
     sd = values.std()
     return (values - values.mean()) / sd if sd > 0 else np.zeros_like(values)
+
+
+# A heading that names the feature's topic at least this well (0..1) speaks to it.
+SPEAKING_SECTION = 0.5
+
+
+def _or_zeros(values: np.ndarray | None, n: int) -> np.ndarray:
+    return np.zeros(n) if values is None else np.asarray(values, dtype=np.float64)
 
 
 @dataclass(frozen=True)
@@ -45,10 +61,18 @@ def combine(
     dense: np.ndarray | None,
     furniture: np.ndarray | None = None,
     bm25_vocabulary: np.ndarray | None = None,
+    section: np.ndarray | None = None,
+    outside: np.ndarray | None = None,
+    dictionary: np.ndarray | None = None,
 ) -> Ranked:
-    """Order candidates (given in BM25 order) by ``settings.ranking``; ties keep the given order."""
+    """Order candidates (given in BM25 order) by ``settings.ranking``; ties keep the given order.
+
+    ``section`` is each candidate's section match (0..1); ``outside`` and ``dictionary`` are 1 for
+    candidates from front/back matter and from a dictionary part (core.retrieval.book_parts).
+    """
     n = len(bm25)
-    furniture = np.zeros(n) if furniture is None else np.asarray(furniture, dtype=np.float64)
+    furniture = _or_zeros(furniture, n)
+    section, outside, dictionary = _or_zeros(section, n), _or_zeros(outside, n), _or_zeros(dictionary, n)
     if settings.ranking == "bm25":
         scores = np.asarray(bm25, dtype=np.float64)
     elif settings.ranking == "dense":
@@ -59,13 +83,22 @@ def combine(
         parts = [zscore(bm25)] + ([zscore(dense)] if dense is not None else [])
         if bm25_vocabulary is not None:
             parts.append(zscore(bm25_vocabulary))
-        scores = vocabulary + settings.signal_weight * np.mean(parts, axis=0) - settings.kind_penalty * furniture
+        # front and back matter step back only behind grammar that speaks to the feature: where no other
+        # candidate names its topic or sits under a heading that does, they may lead (and are marked so)
+        speaks = (outside == 0) & ((vocabulary > 0) | (section >= SPEAKING_SECTION))
+        outside_penalty = settings.outside_penalty if speaks.any() else 0.0
+        scores = (
+            vocabulary + settings.signal_weight * np.mean(parts, axis=0) + settings.section_weight * section
+            - settings.dictionary_penalty * dictionary - outside_penalty * outside
+            - settings.kind_penalty * furniture
+        )
     else:
         raise ValueError(f"unknown ranking {settings.ranking!r}")
     order = sorted(range(n), key=lambda i: (-scores[i], i))
     signals = []
     for i in range(n):
-        entry = {"bm25": float(bm25[i]), "vocabulary": float(vocabulary[i]), "furniture": float(furniture[i])}
+        entry = {"bm25": float(bm25[i]), "vocabulary": float(vocabulary[i]), "furniture": float(furniture[i]),
+                 "section": float(section[i]), "outside": float(outside[i]), "dictionary": float(dictionary[i])}
         if dense is not None:
             entry["dense"] = float(dense[i])
         if bm25_vocabulary is not None:
