@@ -157,7 +157,7 @@ class FeatureController(QObject):
             if wanted():
                 self._rerank = None  # re-ranked: ``reranking`` is over for whoever the signals reach
                 if self.state.classification is None:  # a classification's own evidence is not replaced
-                    self.state.set_hits(hits)
+                    self.state.set_hits(hits, reranked=True)  # the list updates; the page stays put
                     self.evidenceChanged.emit()
                 self.rerankFinished.emit()
 

@@ -30,6 +30,7 @@ from core.retrieval.book_embeddings import (
     needs_book_embeddings,
     plan_batches,
 )
+from core.retrieval.pipeline import candidate_ids
 from core.store import open_project
 from tests.fixtures_retrieval import MINI_GRAMMAR, build_project
 
@@ -129,6 +130,25 @@ def test_time_slices_add_up_to_the_whole_book(tmp_path: Path, minilm: RetrievalS
             assert len(runs) < 200
     assert all(r.batches == 1 for r in runs if r.embedded) and sum(r.embedded for r in runs) == 200
     assert embedding_rows(path) == (200, 200, 200)
+
+
+def test_the_next_features_candidates_are_embedded_before_the_rest_of_the_book(
+        tmp_path: Path, minilm: RetrievalSettings) -> None:
+    """The first minute (issue 28): a coder moving on while the book embeds finds the next features re-ranked."""
+    path = build_project(tmp_path / "ahead.grammarlens", generated_grammar(300))
+    catalog = load_catalog()
+    upcoming = [catalog.get("GB107"), catalog.get("81A")]
+    with open_project(path) as project:
+        first = candidate_ids(project, upcoming, minilm)
+        assert 0 < len(first) < 300 and len(set(first)) == len(first)
+        run = embed_book(project, minilm, max_seconds=0.0, token_budget=100_000, first=first)  # one batch: them all
+        assert run.batches == 1 and run.embedded == len(first) and not run.complete
+        stored = {row[0] for row in project.conn.execute("SELECT paragraph_id FROM embeddings")}
+        assert stored == set(first)
+        for feature in upcoming:  # re-ranked at once, while most of the book has no vector yet
+            stats: dict = {}
+            hits = retrieve(project, feature, minilm, stats=stats, wait_for_model=False)
+            assert not stats["provisional"] and stats["embedded"] == 0 and "dense" in hits[0].signals
 
 
 def test_embedding_killed_half_way_leaves_an_intact_project_that_the_next_run_finishes(
