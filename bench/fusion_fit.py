@@ -37,16 +37,17 @@ from bench.judged import (
 )
 from core.catalog import load_catalog
 from core.progress import Progress
-from core.retrieval.combine import SPEAKING_SECTION, zscore
+from core.retrieval.combine import keep_first_order, outside_flags, zscore
 from core.retrieval.settings import RetrievalSettings
 
 # The grid: weights of BM25/embedding agreement, of the section match, and the dictionary penalty.
 GRID = {
     "signal_weight": (0.1, 0.25, 0.5, 0.75),
-    "section_weight": (0.0, 0.5, 1.0, 1.5, 2.0, 3.0),
+    "section_weight": (0.0, 0.5, 1.0, 1.25, 1.5, 1.75, 2.0, 3.0),
     "dictionary_penalty": (0.0, 0.5, 1.0, 2.0),
 }
 ALL_CANDIDATES = 100_000
+STABLE_TOP, STABLE_MARGIN = RetrievalSettings.stable_top, RetrievalSettings.stable_margin
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,6 @@ def scores(pair: PairSignals, weights: dict[str, float], *, with_model: bool = T
     s = pair.signals
     outside = s.get("outside", np.zeros(len(s["bm25"])))
     section = s.get("section", np.zeros(len(s["bm25"])))
-    speaks = ((outside == 0) & ((s["vocabulary"] > 0) | (section >= SPEAKING_SECTION))).any()
     parts = [zscore(s["bm25"])]
     if with_model and "dense" in s and not np.isnan(s["dense"]).any():
         parts.append(zscore(s["dense"]))
@@ -113,13 +113,23 @@ def scores(pair: PairSignals, weights: dict[str, float], *, with_model: bool = T
     return (
         value_weight_ratio * s["vocabulary"] + weights["signal_weight"] * np.mean(parts, axis=0)
         + weights["section_weight"] * section - weights["dictionary_penalty"] * s.get("dictionary", 0.0)
-        - (100.0 if speaks else 0.0) * outside - 5.0 * s.get("furniture", 0.0)
+        - 100.0 * outside_flags(outside, s["vocabulary"], section) - 5.0 * s.get("furniture", 0.0)
     )
 
 
 def order(values: np.ndarray) -> np.ndarray:
     """Best first; ties in candidate order (a stable sort of the negated scores)."""
     return np.argsort(-values, kind="stable")
+
+
+def final_order(pair: PairSignals, weights: dict[str, float], top: int = STABLE_TOP,
+                margin: float = STABLE_MARGIN) -> np.ndarray:
+    """The app's final order: the model's, keeping the first order's lead unless clearly beaten (combine)."""
+    final = scores(pair, weights)
+    if "dense" not in pair.signals or top <= 0:
+        return order(final)
+    first = order(scores(pair, weights, with_model=False)).tolist()
+    return np.array(keep_first_order(first, order(final).tolist(), final, top, margin))
 
 
 def pair_metrics(pair: PairSignals, ranking: np.ndarray) -> dict[str, float | None]:
@@ -146,7 +156,8 @@ def grid_points(grid: dict[str, Sequence[float]] = GRID) -> list[dict[str, float
 
 def evaluate(pairs: Sequence[PairSignals], weights: dict[str, float], with_model: bool = True) -> dict[str, float]:
     """Mean metrics of ``weights`` over ``pairs``."""
-    rows = [pair_metrics(p, order(scores(p, weights, with_model=with_model))) for p in pairs]
+    rows = [pair_metrics(p, final_order(p, weights) if with_model else order(scores(p, weights, with_model=False)))
+            for p in pairs]
     return {name: _mean(r[name] for r in rows) for name in rows[0]} if rows else {}
 
 
@@ -167,7 +178,7 @@ def leave_one_grammar_out(pairs: Sequence[PairSignals], points: Sequence[dict[st
     for held in files:
         chosen = fit([p for p in pairs if p.file != held], points, prefer)
         held_pairs = [p for p in pairs if p.file == held]
-        rows = [pair_metrics(p, order(scores(p, chosen))) for p in held_pairs]
+        rows = [pair_metrics(p, final_order(p, chosen)) for p in held_pairs]
         held_rows.extend(rows)
         folds[held] = {"chosen": chosen, "pairs": len(rows), "ndcg@10": _mean(r["ndcg@10"] for r in rows),
                        "decisive@5": _mean(r["decisive@5"] for r in rows)}
@@ -183,7 +194,7 @@ def rerank_harm(pairs: Sequence[PairSignals], weights: dict[str, float]) -> dict
         if "dense" not in p.signals:
             continue
         first = pair_metrics(p, order(scores(p, weights, with_model=False)))["ndcg@5"] or 0.0
-        final = pair_metrics(p, order(scores(p, weights)))["ndcg@5"] or 0.0
+        final = pair_metrics(p, final_order(p, weights))["ndcg@5"] or 0.0
         lower += final < first - 1e-9
         higher += final > first + 1e-9
     return {"pairs": len(pairs), "lower": lower, "higher": higher}

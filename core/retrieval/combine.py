@@ -41,6 +41,41 @@ def zscore(values: np.ndarray) -> np.ndarray:
 SPEAKING_SECTION = 0.5
 
 
+def outside_flags(outside: np.ndarray, vocabulary: np.ndarray, section: np.ndarray) -> np.ndarray:
+    """Which front- and back-matter candidates step back behind the grammar proper (1.0) and which may lead.
+
+    A paragraph *speaks* to the feature when it names one of its phrases or sits under a heading that
+    names its topic.  Front and back matter step back, unless nothing of the grammar proper speaks and
+    they do: then the speaking ones keep their place (and the evidence list marks them).
+    """
+    speaks = (vocabulary > 0) | (section >= SPEAKING_SECTION)
+    inside = outside == 0
+    if (inside & speaks).any():
+        return outside
+    return outside * ~speaks
+
+
+def keep_first_order(first: list[int], final: list[int], scores: np.ndarray, top: int, margin: float) -> list[int]:
+    """The final order, except that the first order's leading paragraphs keep their places unless beaten clearly.
+
+    The app shows the first (BM25 and vocabulary) order at once and the re-ranked one seconds later,
+    while the coder is already reading.  Walking the first order's ``top`` paragraphs in turn, each
+    keeps its rank while no other paragraph's final score beats its own by ``margin`` or more; the first
+    one that is clearly beaten ends the walk, and the final order follows.  A model that only
+    reshuffles near-ties cannot replace a right first answer; one that clearly disagrees still does.
+    """
+    kept: list[int] = []
+    for i in first[:top]:
+        rivals = [scores[j] for j in final if j != i and j not in kept]
+        if rivals and max(rivals) - scores[i] >= margin:
+            break
+        kept.append(i)
+    if not kept:
+        return final
+    chosen = set(kept)
+    return kept + [j for j in final if j not in chosen]
+
+
 def _or_zeros(values: np.ndarray | None, n: int) -> np.ndarray:
     return np.zeros(n) if values is None else np.asarray(values, dtype=np.float64)
 
@@ -83,18 +118,19 @@ def combine(
         parts = [zscore(bm25)] + ([zscore(dense)] if dense is not None else [])
         if bm25_vocabulary is not None:
             parts.append(zscore(bm25_vocabulary))
-        # front and back matter step back only behind grammar that speaks to the feature: where no other
-        # candidate names its topic or sits under a heading that does, they may lead (and are marked so)
-        speaks = (outside == 0) & ((vocabulary > 0) | (section >= SPEAKING_SECTION))
-        outside_penalty = settings.outside_penalty if speaks.any() else 0.0
         scores = (
             vocabulary + settings.signal_weight * np.mean(parts, axis=0) + settings.section_weight * section
-            - settings.dictionary_penalty * dictionary - outside_penalty * outside
+            - settings.dictionary_penalty * dictionary - settings.outside_penalty * outside_flags(outside, vocabulary,
+                                                                                                   section)
             - settings.kind_penalty * furniture
         )
     else:
         raise ValueError(f"unknown ranking {settings.ranking!r}")
     order = sorted(range(n), key=lambda i: (-scores[i], i))
+    if settings.ranking == "combined" and dense is not None and settings.stable_top > 0:
+        first = combine(settings, bm25, vocabulary, None, furniture, bm25_vocabulary, section=section,
+                        outside=outside, dictionary=dictionary).order
+        order = keep_first_order(first, order, scores, settings.stable_top, settings.stable_margin)
     signals = []
     for i in range(n):
         entry = {"bm25": float(bm25[i]), "vocabulary": float(vocabulary[i]), "furniture": float(furniture[i]),

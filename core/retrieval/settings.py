@@ -69,6 +69,11 @@ class RetrievalSettings:
     # subtracted for front and back matter (acknowledgements, preface, references, indexes, texts): so large
     # that they come after every paragraph of the grammar proper, and lead only when nothing else speaks
     outside_penalty: float = 100.0
+    # The re-ranked order keeps the first (lexical) order's leading ``stable_top`` paragraphs unless the
+    # model's order beats them by ``stable_margin`` (core.retrieval.combine.keep_first_order): the coder
+    # already reads the first order, and a near-tie must not replace a right first answer.
+    stable_top: int = 3
+    stable_margin: float = 0.1
     # subtracted for tables of contents, indexes and bibliographies: they name topics (a reference
     # titled '... word order in Armenian') but never state the language's value, so they must not
     # outrank any prose that matches the feature's phrases
