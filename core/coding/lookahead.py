@@ -34,6 +34,11 @@ class Prefetched:
     hits: tuple
     seconds: float
 
+    @property
+    def provisional(self) -> bool:
+        """Ranked without the embedding model (it was still loading): replaced once it is loaded."""
+        return any(getattr(h, "provisional", False) for h in self.hits)
+
 
 @dataclass
 class EvidenceCache:
@@ -48,8 +53,11 @@ class EvidenceCache:
             return self._items.get(feature_id)
 
     def missing(self, feature_ids: Sequence[str]) -> list[str]:
+        """Ids not cached yet, and, once the settings' model is loaded, those cached only provisionally."""
+        upgrade = _model_loaded(self.settings)
         with self._lock:
-            return [f for f in feature_ids if f not in self._items]
+            return [f for f in feature_ids
+                    if f not in self._items or (upgrade and self._items[f].provisional)]
 
     def put(self, item: Prefetched) -> None:
         with self._lock:
@@ -73,8 +81,10 @@ class EvidenceCache:
 
         ``project`` must be a connection of the calling thread.  Cancel stops between features
         (raising :class:`~core.errors.Cancelled`); what was retrieved stays cached.  While the
-        embedding model is still loading nothing is kept (evidence without it would be provisional,
-        and the feature on screen gets its own two-step retrieval); the work stops there.
+        embedding model is still loading, the hits kept are provisional (BM25 and vocabulary, in
+        milliseconds): a coder moving on in the first minute sees evidence at once, and its re-ranked
+        order follows as for any provisional evidence; once the model is loaded, :meth:`missing` names
+        them again and they are replaced by final ones.
         """
         progress = progress or Progress()
         todo = self.missing(list(dict.fromkeys(feature_ids)))
@@ -82,8 +92,6 @@ class EvidenceCache:
         for n, fid in enumerate(todo):
             progress.step(n, len(todo), f"evidence for {fid}")
             found = self._retrieve(project, fid, wait_for_model=False)
-            if any(h.provisional for h in found.hits):
-                break  # the model is not loaded yet: look ahead again once it is
             self.put(found)
             done.append(fid)
         progress.step(len(todo), len(todo), "evidence ready")

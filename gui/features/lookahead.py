@@ -16,8 +16,10 @@ so new settings or a new grammar never show stale evidence.
 How far ahead adapts to the coder (:func:`depth`): the pass names up to :data:`AHEAD` features, and
 the look-ahead retrieves as many of them as the coder would reach in :data:`HORIZON_S` seconds at
 their recent pace (a key a second: 3; two a second: 6), never fewer than :data:`MIN_AHEAD`, and more
-when retrievals are slow.  Only final evidence is kept: provisional hits (the embedding model still
-loading, see core.retrieval.pipeline) would show a stale order when the coder comes back.
+when retrievals are slow.  While the embedding model still loads (the first minute after opening),
+what is retrieved ahead is provisional (BM25 and vocabulary, see core.retrieval.pipeline): shown at
+once, re-ranked when shown, and retrieved again once the model is loaded (EvidenceCache.missing), so
+coming back never shows a stale order.  Evidence of the feature on screen is kept only when final.
 """
 
 from __future__ import annotations

@@ -151,6 +151,28 @@ def test_the_next_features_candidates_are_embedded_before_the_rest_of_the_book(
             assert not stats["provisional"] and stats["embedded"] == 0 and "dense" in hits[0].signals
 
 
+def test_looking_ahead_while_the_model_loads_keeps_provisional_evidence_and_upgrades_it(
+        tmp_path: Path, minilm_path: Path) -> None:
+    """The first minute: evidence of the next features is at hand before the model is loaded, re-ranked after."""
+    from core.coding.lookahead import EvidenceCache
+    from core.retrieval.dense import load_model
+
+    fresh = tmp_path / "minilm-copy"  # a model name no test has loaded in this process
+    fresh.symlink_to(minilm_path, target_is_directory=True)
+    settings = RetrievalSettings(reranker=str(fresh), device="cpu")
+    path = build_project(tmp_path / "first-minute.grammarlens", generated_grammar(60))
+    cache = EvidenceCache(settings)
+    with open_project(path) as project:
+        assert cache.prefetch(project, ["81A", "GB107"]) == ["81A", "GB107"]
+        assert cache.get("81A").provisional and cache.get("81A").hits  # shown at once, without the model
+        assert cache.missing(["81A", "GB107"]) == []  # not retried while the model is still to load
+        load_model(str(fresh), device="cpu")
+        assert cache.missing(["81A", "GB107"]) == ["81A", "GB107"]  # the model is there: upgrade them
+        assert cache.prefetch(project, ["81A", "GB107"]) == ["81A", "GB107"]
+        assert not cache.get("81A").provisional and "dense" in cache.get("81A").hits[0].signals
+        assert cache.missing(["81A", "GB107"]) == []
+
+
 def test_embedding_killed_half_way_leaves_an_intact_project_that_the_next_run_finishes(
         tmp_path: Path, minilm: RetrievalSettings) -> None:
     path = build_project(tmp_path / "killed.grammarlens", generated_grammar(900))
