@@ -107,6 +107,14 @@ def start_model(retrieval: Any) -> None:
         _start(retrieval.reranker, kind=retrieval.reranker_kind, device=retrieval.device)
 
 
+def model_loading(retrieval: Any) -> bool:
+    """True while the retrieval settings' embedding model is loading in its child process (never waits)."""
+    from core.retrieval.dense import model_loading as _loading
+
+    return bool(retrieval.reranker) and retrieval.ranking != "bm25" and _loading(
+        retrieval.reranker, kind=retrieval.reranker_kind, device=retrieval.device)
+
+
 def prepare_project(project_path: Path, retrieval: Any, progress: Progress) -> None:
     """What a first retrieval needs: the project's indexes in memory, and its embedding model on its way."""
     from core.retrieval.pipeline import prepare_indexes
