@@ -12,11 +12,13 @@
 * Tables of contents, indexes and bibliographies name topics without stating values; five
   phrases' worth is subtracted from them, which puts them below any prose that matches the
   feature (they stay in the list as a last resort for grammars that say nothing else).
-
 * The section match (core.retrieval.sections, 0..1) says the paragraph sits under a heading that
   names the feature's topic, as a linguist reading the table of contents would look there first.
 * The part of the book (core.retrieval.book_parts): front and back matter come after every paragraph
-  of the grammar proper; dictionary entries lose ``dictionary_penalty`` phrases' worth.
+  of the grammar proper that speaks to the feature (:func:`outside_flags`); dictionary entries lose
+  ``dictionary_penalty`` phrases' worth.
+* With an embedding model, the first (lexical) order's lead is kept unless the model's order beats
+  it clearly (:func:`keep_first_order`): the app shows the first order seconds before the final one.
 
 The weights are fitted leave-one-grammar-out (scripts/fit_fusion.py, resources/retrieval/); where a
 signal is missing (the reranker benchmark's bare texts have no sections) it counts zero.
