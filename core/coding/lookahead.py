@@ -98,15 +98,14 @@ class EvidenceCache:
         return done
 
     def _retrieve(self, project: ProjectDatabase, feature_id: str, *, wait_for_model: bool = True) -> Prefetched:
-        """One feature's hits; without ``wait_for_model`` a model still loading is not waited for (the hits
-        are then provisional), but a loaded one embeds whatever candidates lack a vector."""
+        """One feature's hits; without ``wait_for_model`` nothing is waited for nor embedded: while the model
+        loads or some candidates still lack a vector the hits are provisional (the book's preparation embeds
+        the upcoming features' candidates first, and :meth:`missing` names provisional hits again)."""
         from core.catalog import load_catalog
         from core.retrieval import retrieve
 
         started = time.perf_counter()
         settings = self.settings
-        if not wait_for_model:
-            wait_for_model = _model_loaded(settings)
         hits = retrieve(project, load_catalog().get(feature_id), settings, wait_for_model=wait_for_model)
         return Prefetched(feature_id, tuple(hits), time.perf_counter() - started)
 

@@ -59,7 +59,8 @@ class FeatureController(QObject):
         # evidence retrieved ahead of time (the coding pass's look-ahead), asked before retrieving
         self._prefetched: Callable[[Feature], list | None] = lambda _feature: None
         self.preparation = BookPreparation(runner, settings, self)
-        self._rerank_pending: tuple[Path, Feature, AppSettings] | None = None  # waiting for the model to load
+        self._rerank_pending: tuple[Path, Feature, AppSettings] | None = None  # waiting for the model or a worker
+        self._rerank_busy: Operation | None = None  # the last re-ranking stopped, until its worker is done
         self._rerank_timer = QTimer(self)
         self._rerank_timer.setSingleShot(True)
         self._rerank_timer.timeout.connect(self._rerank_when_ready)
@@ -157,11 +158,13 @@ class FeatureController(QObject):
     def _start_rerank(self, path: Path, feature: Feature, settings: AppSettings) -> None:
         """Re-rank the provisional evidence on screen with the embedding model, quietly (no task bar).
 
-        While the model still loads in its child process the re-ranking waits here, not in a worker:
-        a worker waiting for the model would hold one of the window's two threads for the whole load,
-        and a coder moving on at a key a second would queue a waiting re-ranking per feature.
+        While the model still loads in its child process, or the re-ranking of an earlier feature still
+        runs (a worker cannot be interrupted while it embeds), the re-ranking waits here, not in a
+        worker: a coder moving on at a key a second would otherwise queue one per feature and hold both
+        of the window's threads, and neither the look-ahead nor the next feature's evidence could run.
         """
-        if backend.model_loading(settings.retrieval):
+        earlier = self._rerank_busy
+        if backend.model_loading(settings.retrieval) or (earlier is not None and earlier.running):
             self._stop_rerank()
             self._rerank_pending = (path, feature, settings)
             self._rerank_timer.start(RERANK_RETRY_MS)
@@ -202,6 +205,7 @@ class FeatureController(QObject):
         self._rerank_pending = None
         self._rerank_timer.stop()
         if self._rerank is not None:
+            self._rerank_busy = self._rerank  # cancelled, but a worker may still run it to its end
             self._rerank.cancel()
             self._rerank = None
 

@@ -161,6 +161,7 @@ def test_looking_ahead_while_the_model_loads_keeps_provisional_evidence_and_upgr
     fresh.symlink_to(minilm_path, target_is_directory=True)
     settings = RetrievalSettings(reranker=str(fresh), device="cpu")
     path = build_project(tmp_path / "first-minute.grammarlens", generated_grammar(60))
+    catalog = load_catalog()
     cache = EvidenceCache(settings)
     with open_project(path) as project:
         assert cache.prefetch(project, ["81A", "GB107"]) == ["81A", "GB107"]
@@ -168,6 +169,10 @@ def test_looking_ahead_while_the_model_loads_keeps_provisional_evidence_and_upgr
         assert cache.missing(["81A", "GB107"]) == []  # not retried while the model is still to load
         load_model(str(fresh), device="cpu")
         assert cache.missing(["81A", "GB107"]) == ["81A", "GB107"]  # the model is there: upgrade them
+        cache.prefetch(project, ["81A", "GB107"])  # the look-ahead never embeds: still provisional
+        assert cache.get("81A").provisional and cache.missing(["81A"]) == ["81A"]
+        first = candidate_ids(project, [catalog.get("81A"), catalog.get("GB107")], settings)
+        embed_book(project, settings, first=first, max_seconds=0.0, token_budget=100_000)  # as the app does
         assert cache.prefetch(project, ["81A", "GB107"]) == ["81A", "GB107"]
         assert not cache.get("81A").provisional and "dense" in cache.get("81A").hits[0].signals
         assert cache.missing(["81A", "GB107"]) == []
