@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from core.retrieval.settings import RetrievalSettings
 
 
+PROVISIONAL_RETRY_S = 2.0  # a provisional look-ahead entry is retrieved again at most this often
+
+
 @dataclass(frozen=True)
 class Prefetched:
     """The hits of one feature and how long their retrieval took."""
@@ -33,6 +36,7 @@ class Prefetched:
     feature_id: str
     hits: tuple
     seconds: float
+    fetched_at: float = field(default_factory=time.monotonic, compare=False)
 
     @property
     def provisional(self) -> bool:
@@ -53,11 +57,18 @@ class EvidenceCache:
             return self._items.get(feature_id)
 
     def missing(self, feature_ids: Sequence[str]) -> list[str]:
-        """Ids not cached yet, and, once the settings' model is loaded, those cached only provisionally."""
+        """Ids not cached yet, and, once the settings' model is loaded, those cached only provisionally.
+
+        A provisional entry is asked again at most every :data:`PROVISIONAL_RETRY_S` seconds: its
+        candidates get their vectors from the book's preparation, and retrieving it again at every key
+        would keep Python busy (and the window's UI thread waiting for the GIL) for nothing.
+        """
         upgrade = _model_loaded(self.settings)
+        now = time.monotonic()
         with self._lock:
             return [f for f in feature_ids
-                    if f not in self._items or (upgrade and self._items[f].provisional)]
+                    if f not in self._items or (upgrade and self._items[f].provisional
+                                                and now - self._items[f].fetched_at >= PROVISIONAL_RETRY_S)]
 
     def put(self, item: Prefetched) -> None:
         with self._lock:

@@ -152,8 +152,9 @@ def test_the_next_features_candidates_are_embedded_before_the_rest_of_the_book(
 
 
 def test_looking_ahead_while_the_model_loads_keeps_provisional_evidence_and_upgrades_it(
-        tmp_path: Path, minilm_path: Path) -> None:
+        tmp_path: Path, minilm_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The first minute: evidence of the next features is at hand before the model is loaded, re-ranked after."""
+    from core.coding import lookahead
     from core.coding.lookahead import EvidenceCache
     from core.retrieval.dense import load_model
 
@@ -168,6 +169,9 @@ def test_looking_ahead_while_the_model_loads_keeps_provisional_evidence_and_upgr
         assert cache.get("81A").provisional and cache.get("81A").hits  # shown at once, without the model
         assert cache.missing(["81A", "GB107"]) == []  # not retried while the model is still to load
         load_model(str(fresh), device="cpu")
+        cache.prefetch(project, ["81A"])
+        assert "81A" not in cache.missing(["81A"])  # just retrieved: not asked again at every key
+        monkeypatch.setattr(lookahead, "PROVISIONAL_RETRY_S", 0.0)
         assert cache.missing(["81A", "GB107"]) == ["81A", "GB107"]  # the model is there: upgrade them
         cache.prefetch(project, ["81A", "GB107"])  # the look-ahead never embeds: still provisional
         assert cache.get("81A").provisional and cache.missing(["81A"]) == ["81A"]
