@@ -222,16 +222,20 @@ def measure_first_evidence(project: Path, work: Path, *, reranker: str | None = 
     }
 
 
-def measure_key_pace(app, window, interval_s: float, steps: int = KEY_STEPS, feature_set: str = "grambank") -> dict:
+def measure_key_pace(app, window, interval_s: float, steps: int = KEY_STEPS, feature_set: str = "grambank",
+                     *, first_minute: bool = False) -> dict:
     """A coding pass where "next" comes every ``interval_s``: time from each key to that feature's evidence.
 
     Measured with the look-ahead on, once the book's preparation is over (a pass starts after the
-    project opened).  A feature whose evidence had not come when the next key came is ``missed``
-    (its evidence is never shown: the coder has moved on).  UI stalls are those of the whole pass.
+    project opened), or with ``first_minute`` at once after a cold open while the book still embeds.
+    A feature whose evidence had not come when the next key came is ``missed`` (its evidence is never
+    shown: the coder has moved on), and ``final_missed`` counts those whose re-ranked order had not
+    come.  UI stalls are those of the whole pass.
     """
     coding, features, state = window.coding, window.features, window.state
-    _wait(app, lambda: features.preparation.done or features.preparation.last_error is not None
-          or not features.preparation.running, 600)
+    if not first_minute:
+        _wait(app, lambda: features.preparation.done or features.preparation.last_error is not None
+              or not features.preparation.running, 600)
     coding.lookahead.enabled = True
     coding.lookahead.set_project(state.project_path)
     coding.start_pass(feature_set)
@@ -268,7 +272,7 @@ def measure_key_pace(app, window, interval_s: float, steps: int = KEY_STEPS, fea
     stalls = probe.stop()
     features.evidenceChanged.disconnect(evidence)
     coding.stop_pass()
-    times, finals, missed = [], [], 0
+    times, finals, missed, final_missed = [], [], 0, 0
     for n, (fid, at) in enumerate(keys):
         until = keys[n + 1][1] if n + 1 < len(keys) else float("inf")
         if fid is None:
@@ -279,7 +283,10 @@ def measure_key_pace(app, window, interval_s: float, steps: int = KEY_STEPS, fea
             missed += 1
         if fid in final and at <= final[fid] <= until:
             finals.append((final[fid] - at) * 1000)
-    return {"interval_s": interval_s, "steps": len(keys), "missed": missed,
+        else:
+            final_missed += 1
+    return {"interval_s": interval_s, "steps": len(keys), "missed": missed, "final_missed": final_missed,
+            "first_minute": first_minute,
             "median_ms": round(statistics.median(times), 1) if times else None,
             "max_ms": round(max(times), 1) if times else None,
             "final_median_ms": round(statistics.median(finals), 1) if finals else None,
@@ -318,6 +325,11 @@ def run_bench(pdf: Path = DEFAULT_PDF, *, reranker: str | None = None, repeats: 
         if only == "key-pace":
             window.open_project(project_path)
             results["key_pace"] = [measure_key_pace(app, window, pace) for pace in KEY_PACES_S]
+            window.close()
+            return report_results(results, as_json, only)
+        if only == "first-minute":  # a pass at a key a second from the opening of a project never embedded
+            window.open_project(project_path)
+            results["key_pace"] = [measure_key_pace(app, window, 1.0, steps=60, first_minute=True)]
             window.close()
             return report_results(results, as_json, only)
 

@@ -67,5 +67,6 @@ def _print_key_pace(pace: dict) -> None:
     stalls = pace["ui_stalls"]
     print(f"coding pass, a key every {pace['interval_s']} s over {pace['steps']} features: evidence median "
           f"{pace['median_ms']} ms, max {pace['max_ms']} ms, {pace['missed']} missed (re-ranked order: median "
-          f"{pace['final_median_ms']} ms, max {pace['final_max_ms']} ms); look-ahead depth {pace['depth_at_end']}; "
+          f"{pace['final_median_ms']} ms, max {pace['final_max_ms']} ms, {pace.get('final_missed')} missed"
+          f"{', from a cold open' if pace.get('first_minute') else ''}); look-ahead depth {pace['depth_at_end']}; "
           f"UI stalls max {stalls['max_stall_ms']} ms, {stalls['stalls_over_100ms']} over 100 ms")

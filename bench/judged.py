@@ -202,6 +202,7 @@ class PairResult:
     top: list[Paragraph]
     grades: list[int | None]
     pool: list[int]
+    parts: list[str] = field(default_factory=list)  # each top paragraph's part of the book (core.retrieval.book_parts)
 
     @property
     def gains(self) -> list[int]:
@@ -215,6 +216,13 @@ class PairResult:
 
     def ungraded(self) -> int:
         return sum(g is None for g in self.grades)
+
+    def outside(self) -> int:
+        """Front- or back-matter paragraphs (acknowledgements, references, index...) in the top 5."""
+        return sum(part in ("front", "back") for part in self.parts[:DECISIVE_K])
+
+    def ndcg5(self) -> float | None:
+        return judged_ndcg(self.gains[:DECISIVE_K], self.pool, DECISIVE_K)
 
 
 def judged_ndcg(ranked_gains: Sequence[float], pool_gains: Iterable[float], k: int = K) -> float | None:
@@ -239,7 +247,8 @@ def rank_pair(
             marks = [
                 grades.get(GradeKey(feature.id, sha256, p.pdf_page, text_hash(p.text)), loose_hash(p.text)) for p in top
             ]
-            out[name] = PairResult(pair, sha256, top, marks, grades.pool(feature.id, sha256))
+            out[name] = PairResult(pair, sha256, top, marks, grades.pool(feature.id, sha256),
+                                   [h.part.value for h in hits])
     return out
 
 
@@ -257,6 +266,8 @@ def _summary(results: list[PairResult]) -> dict:
         # the same share among the pairs whose pool holds a deciding paragraph at all
         "decisive@5_answerable": _round(_mean(float(r.decisive()) for r in results if 2 in r.pool)),
         "ungraded@10": _round(sum(r.ungraded() for r in results) / top_total if top_total else 0.0),
+        # how many front- or back-matter paragraphs all the pairs' top 5s hold together (target 0)
+        "outside@5": sum(r.outside() for r in results),
     }
 
 
@@ -338,6 +349,7 @@ def _report(pairs: list[Pair], by_ranking: dict[str, list[PairResult]], grades: 
             "per_feature": per_feature,
             "per_pair": [
                 {"feature": r.pair.feature, "file": r.pair.file, "ndcg@10": _round(r.ndcg()),
+                 "ndcg@5": _round(r.ndcg5()), "outside@5": r.outside(),
                  "decisive@5": r.decisive(), "ungraded": r.ungraded(), "grades": r.grades, "pool": len(r.pool)}
                 for r in results
             ],

@@ -40,13 +40,13 @@ def format_report(report: dict, rankings_shown: Callable[[str], bool] = lambda _
         f"{pool['grade_counts']['0']}/{pool['grade_counts']['1']}/{pool['grade_counts']['2']}); "
         f"{pool['pairs_without_grade_2']} pairs without a grade-2 paragraph",
         "",
-        f"{'ranking':<12} {'NDCG@10':>8} {'grade 2 in top 5':>17} {'(answerable pairs)':>19} "
-        f"{'ungraded in top 10':>19}",
+        f"{'ranking':<14} {'NDCG@10':>8} {'grade 2 in top 5':>17} {'(answerable pairs)':>19} "
+        f"{'ungraded in top 10':>19} {'front/back matter in top 5':>27}",
     ]
     for n in names:
         r = report["rankings"][n]
-        lines.append(f"{n:<12} {_fmt(r['ndcg@10']):>8} {_fmt(r['decisive@5']):>17} "
-                     f"{_fmt(r['decisive@5_answerable']):>19} {_fmt(r['ungraded@10']):>19}")
+        lines.append(f"{n:<14} {_fmt(r['ndcg@10']):>8} {_fmt(r['decisive@5']):>17} "
+                     f"{_fmt(r['decisive@5_answerable']):>19} {_fmt(r['ungraded@10']):>19} {r['outside@5']:>27}")
     lines += ["", "per feature (NDCG@10 / grade 2 in top 5):",
               f"{'feature':<8} {'pairs':>5} " + " ".join(f"{n:>19}" for n in names)]
     features = report["rankings"][names[0]]["per_feature"] if names else {}

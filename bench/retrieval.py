@@ -165,8 +165,21 @@ def run_rerank_bench(
                              lambda g: rank_candidates(g.texts, feature, default_settings).order))
     configs.append(_logo(grammars, feature, default_settings))
     tick("leave-one-grammar-out")
+    by_name = {c.name: c for c in configs}
     return {"default": DEFAULT_NAME, "feature": feature.id, "queries": queries,
-            "configs": [c.to_json() for c in configs]}
+            "configs": [c.to_json() for c in configs],
+            "rerank_effect": rerank_effect(by_name[f"{DEFAULT_NAME} (no model)"], by_name[DEFAULT_NAME])}
+
+
+def rerank_effect(first: ConfigResult, final: ConfigResult) -> dict:
+    """Per grammar: does the order with the embedding model lower NDCG@5 below the first, lexical order?
+
+    The app shows the first order at once and the re-ranked one after; a coder already reading a right
+    first answer must not see it replaced by a worse one.
+    """
+    lower = [g for g in final.per_grammar if final.per_grammar[g]["ndcg@5"] < first.per_grammar[g]["ndcg@5"] - 1e-9]
+    higher = [g for g in final.per_grammar if final.per_grammar[g]["ndcg@5"] > first.per_grammar[g]["ndcg@5"] + 1e-9]
+    return {"grammars": len(final.per_grammar), "lower": len(lower), "higher": len(higher), "lowered": lower}
 
 
 def _order(scores: np.ndarray) -> list[int]:
@@ -199,4 +212,8 @@ def format_table(report: dict) -> str:
         mark = " *" if c["name"] == report["default"] else ""
         lines.append(f"{c['name']:<{width}}" + "".join(f"{c[f'ndcg@{k}']:>10.4f}" for k in KS) + mark)
     lines.append("* = GrammarLens default ranking")
+    effect = report.get("rerank_effect")
+    if effect:
+        lines.append(f"re-ranking with the model vs the first (no model) order, NDCG@5 per grammar: lower on "
+                     f"{effect['lower']} of {effect['grammars']}, higher on {effect['higher']}")
     return "\n".join(lines)

@@ -27,12 +27,15 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.add_argument("--sheet", type=arg_types.path, help="write the ungraded paragraphs as a grading CSV")
     p.add_argument("--logo", action="store_true",
                    help="leave-one-grammar-out figures for the default ranking's knobs (bench.judged_logo)")
+    p.add_argument("--ablation", action="store_true",
+                   help="also run the default with each signal taken out, and compare re-ranked and first orders "
+                        "per query (bench.judged_ablation)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=_bench_judged)
 
 
 def _bench_judged(args: argparse.Namespace) -> int:
-    from bench.judged import excerpt, run_judged_bench
+    from bench.judged import excerpt, rankings, run_judged_bench
     from bench.judged_report import format_report, write_grading_sheet
     from core.output_paths import check_output_file, check_output_folder
 
@@ -47,10 +50,19 @@ def _bench_judged(args: argparse.Namespace) -> int:
                         progress=None if args.json else stderr_progress("bench judged --logo"))
         print(json.dumps(logo, ensure_ascii=False) if args.json else format_logo(logo))
         return 0
+    settings = None
+    if args.ablation:
+        from bench.judged_ablation import ablation_rankings
+
+        settings = {**rankings(), **ablation_rankings()}
     report = run_judged_bench(
-        args.data, args.grammars, args.projects, features=args.feature, files=args.grammar,
+        args.data, args.grammars, args.projects, features=args.feature, files=args.grammar, settings=settings,
         progress=None if args.json else stderr_progress("bench judged"),
     )
+    if args.ablation:
+        from bench.judged_ablation import format_rerank_effect, rerank_effect
+
+        report["rerank_effect"] = rerank_effect(report)
     if args.sheet:
         write_grading_sheet(report["unjudged"], args.sheet)
     if args.json:
@@ -59,6 +71,9 @@ def _bench_judged(args: argparse.Namespace) -> int:
         print(json.dumps(report, ensure_ascii=False))
         return 0
     print(format_report(report))
+    if args.ablation:
+        print()
+        print(format_rerank_effect(report["rerank_effect"]))
     if args.unjudged:
         print(f"\n{len(report['unjudged'])} ungraded paragraphs in the rankings' top {report['k']}:")
         for e in report["unjudged"]:

@@ -99,7 +99,9 @@ def _retrieve(args: argparse.Namespace) -> int:
     for h in hits:
         p = h.paragraph
         text = " ".join(p.text.split())
-        print(f"{h.rank:>3}. {h.score:7.3f}  #{p.id} p.{p.page_label} (pdf {p.pdf_page}) [{p.kind.value}] {p.section}")
+        part = f" ({h.part.label})" if h.part.label else ""  # front/back matter or a dictionary part
+        print(f"{h.rank:>3}. {h.score:7.3f}  #{p.id} p.{p.page_label} (pdf {p.pdf_page}) [{p.kind.value}]{part} "
+              f"{p.section}")
         print(f"       {text[:220]}{'…' if len(text) > 220 else ''}")
     return 0
 

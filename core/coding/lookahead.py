@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from core.retrieval.settings import RetrievalSettings
 
 
+PROVISIONAL_RETRY_S = 2.0  # a provisional look-ahead entry is retrieved again at most this often
+
+
 @dataclass(frozen=True)
 class Prefetched:
     """The hits of one feature and how long their retrieval took."""
@@ -33,6 +36,12 @@ class Prefetched:
     feature_id: str
     hits: tuple
     seconds: float
+    fetched_at: float = field(default_factory=time.monotonic, compare=False)
+
+    @property
+    def provisional(self) -> bool:
+        """Ranked without the embedding model (it was still loading): replaced once it is loaded."""
+        return any(getattr(h, "provisional", False) for h in self.hits)
 
 
 @dataclass
@@ -48,8 +57,18 @@ class EvidenceCache:
             return self._items.get(feature_id)
 
     def missing(self, feature_ids: Sequence[str]) -> list[str]:
+        """Ids not cached yet, and, once the settings' model is loaded, those cached only provisionally.
+
+        A provisional entry is asked again at most every :data:`PROVISIONAL_RETRY_S` seconds: its
+        candidates get their vectors from the book's preparation, and retrieving it again at every key
+        would keep Python busy (and the window's UI thread waiting for the GIL) for nothing.
+        """
+        upgrade = _model_loaded(self.settings)
+        now = time.monotonic()
         with self._lock:
-            return [f for f in feature_ids if f not in self._items]
+            return [f for f in feature_ids
+                    if f not in self._items or (upgrade and self._items[f].provisional
+                                                and now - self._items[f].fetched_at >= PROVISIONAL_RETRY_S)]
 
     def put(self, item: Prefetched) -> None:
         with self._lock:
@@ -73,8 +92,10 @@ class EvidenceCache:
 
         ``project`` must be a connection of the calling thread.  Cancel stops between features
         (raising :class:`~core.errors.Cancelled`); what was retrieved stays cached.  While the
-        embedding model is still loading nothing is kept (evidence without it would be provisional,
-        and the feature on screen gets its own two-step retrieval); the work stops there.
+        embedding model is still loading, the hits kept are provisional (BM25 and vocabulary, in
+        milliseconds): a coder moving on in the first minute sees evidence at once, and its re-ranked
+        order follows as for any provisional evidence; once the model is loaded, :meth:`missing` names
+        them again and they are replaced by final ones.
         """
         progress = progress or Progress()
         todo = self.missing(list(dict.fromkeys(feature_ids)))
@@ -82,23 +103,20 @@ class EvidenceCache:
         for n, fid in enumerate(todo):
             progress.step(n, len(todo), f"evidence for {fid}")
             found = self._retrieve(project, fid, wait_for_model=False)
-            if any(h.provisional for h in found.hits):
-                break  # the model is not loaded yet: look ahead again once it is
             self.put(found)
             done.append(fid)
         progress.step(len(todo), len(todo), "evidence ready")
         return done
 
     def _retrieve(self, project: ProjectDatabase, feature_id: str, *, wait_for_model: bool = True) -> Prefetched:
-        """One feature's hits; without ``wait_for_model`` a model still loading is not waited for (the hits
-        are then provisional), but a loaded one embeds whatever candidates lack a vector."""
+        """One feature's hits; without ``wait_for_model`` nothing is waited for nor embedded: while the model
+        loads or some candidates still lack a vector the hits are provisional (the book's preparation embeds
+        the upcoming features' candidates first, and :meth:`missing` names provisional hits again)."""
         from core.catalog import load_catalog
         from core.retrieval import retrieve
 
         started = time.perf_counter()
         settings = self.settings
-        if not wait_for_model:
-            wait_for_model = _model_loaded(settings)
         hits = retrieve(project, load_catalog().get(feature_id), settings, wait_for_model=wait_for_model)
         return Prefetched(feature_id, tuple(hits), time.perf_counter() - started)
 

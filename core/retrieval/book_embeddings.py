@@ -22,7 +22,7 @@ import ctypes
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Collection, Sequence
 
 from core.progress import Progress
 from core.retrieval.cache import embedding_text, text_hash
@@ -127,9 +127,27 @@ def book_status(project: ProjectDatabase, settings: RetrievalSettings) -> BookEm
     return BookEmbeddings(key, len(paragraphs) - missing, len(paragraphs))
 
 
+def prioritised_batches(texts: Sequence[str], first: Sequence[bool], budget: int = TOKEN_BUDGET) -> list[list[int]]:
+    """:func:`plan_batches` of the texts marked ``first``, then of the rest.
+
+    The paragraphs the next features need (the look-ahead's candidates) go before the rest of the
+    book, so a coder moving on while the book embeds finds their evidence re-ranked.
+    """
+    head = [i for i, f in enumerate(first) if f]
+    tail = [i for i, f in enumerate(first) if not f]
+    out = []
+    for group in (head, tail):
+        out += [[group[j] for j in batch] for batch in plan_batches([texts[i] for i in group], budget)]
+    return out
+
+
 def embed_book(project: ProjectDatabase, settings: RetrievalSettings, progress: Progress | None = None, *,
-               max_seconds: float | None = None, token_budget: int = TOKEN_BUDGET, model: Any = None) -> EmbedRun:
+               max_seconds: float | None = None, token_budget: int = TOKEN_BUDGET, model: Any = None,
+               first: Collection[int] = ()) -> EmbedRun:
     """Embed the project's paragraphs that have no vector of the settings' model yet (see the module).
+
+    ``first`` holds paragraph ids to embed before all others (:func:`candidate_ids` of the features
+    the coder meets next).
 
     ``project`` must be a connection of the calling thread.  ``max_seconds`` stops after the batch
     that passes that much time (at least one batch runs); ``model`` is a loaded model to use instead
@@ -158,7 +176,9 @@ def embed_book(project: ProjectDatabase, settings: RetrievalSettings, progress: 
         model = load_model(model_name, kind=settings.reranker_kind, device=settings.device)
     before = total - len(todo)
     done = batches = 0
-    for batch in plan_batches([text for _, text, _ in todo], token_budget):
+    wanted = set(first)
+    for batch in prioritised_batches([text for _, text, _ in todo], [pid in wanted for pid, _, _ in todo],
+                                     token_budget):
         progress.step(before + done, total, "embedding paragraphs")
         if batches and max_seconds is not None and time.perf_counter() - started >= max_seconds:
             break

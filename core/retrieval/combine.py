@@ -1,6 +1,8 @@
-"""One ranking from several signals: vocabulary, BM25, embeddings, paragraph kind.
+"""One ranking from several signals: vocabulary, BM25, embeddings, section, part of the book, paragraph kind.
 
-``combined = vocabulary + signal_weight * mean(z(bm25), z(dense)) - kind_penalty * is_furniture``
+``combined = vocabulary + signal_weight * mean(z(bm25), z(bm25 of the vocabulary), z(dense))
++ section_weight * section - dictionary_penalty * in_dictionary - outside_penalty * in_front_or_back_matter
+- kind_penalty * is_furniture``
 
 * The vocabulary score (core.retrieval.vocabulary) is in interpretable units, "phrases matched",
   and carries most of the weight: stating a value is what makes a paragraph decisive.
@@ -10,8 +12,16 @@
 * Tables of contents, indexes and bibliographies name topics without stating values; five
   phrases' worth is subtracted from them, which puts them below any prose that matches the
   feature (they stay in the list as a last resort for grammars that say nothing else).
+* The section match (core.retrieval.sections, 0..1) says the paragraph sits under a heading that
+  names the feature's topic, as a linguist reading the table of contents would look there first.
+* The part of the book (core.retrieval.book_parts): front and back matter come after every paragraph
+  of the grammar proper that speaks to the feature (:func:`outside_flags`); dictionary entries lose
+  ``dictionary_penalty`` phrases' worth.
+* With an embedding model, the first (lexical) order's lead is kept unless the model's order beats
+  it clearly (:func:`keep_first_order`): the app shows the first order seconds before the final one.
 
-These are three knobs; `bench rerank` reports leave-one-grammar-out numbers for them.
+The weights are fitted leave-one-grammar-out (scripts/fit_fusion.py, resources/retrieval/); where a
+signal is missing (the reranker benchmark's bare texts have no sections) it counts zero.
 """
 
 from __future__ import annotations
@@ -27,6 +37,49 @@ def zscore(values: np.ndarray) -> np.ndarray:
     values = np.asarray(values, dtype=np.float64)
     sd = values.std()
     return (values - values.mean()) / sd if sd > 0 else np.zeros_like(values)
+
+
+# A heading that names the feature's topic at least this well (0..1) speaks to it.
+SPEAKING_SECTION = 0.5
+
+
+def outside_flags(outside: np.ndarray, vocabulary: np.ndarray, section: np.ndarray) -> np.ndarray:
+    """Which front- and back-matter candidates step back behind the grammar proper (1.0) and which may lead.
+
+    A paragraph *speaks* to the feature when it names one of its phrases or sits under a heading that
+    names its topic.  Front and back matter step back, unless nothing of the grammar proper speaks and
+    they do: then the speaking ones keep their place (and the evidence list marks them).
+    """
+    speaks = (vocabulary > 0) | (section >= SPEAKING_SECTION)
+    inside = outside == 0
+    if (inside & speaks).any():
+        return outside
+    return outside * ~speaks
+
+
+def keep_first_order(first: list[int], final: list[int], scores: np.ndarray, top: int, margin: float) -> list[int]:
+    """The final order, except that the first order's leading paragraphs keep their places unless beaten clearly.
+
+    The app shows the first (BM25 and vocabulary) order at once and the re-ranked one seconds later,
+    while the coder is already reading.  Walking the first order's ``top`` paragraphs in turn, each
+    keeps its rank while no other paragraph's final score beats its own by ``margin`` or more; the first
+    one that is clearly beaten ends the walk, and the final order follows.  A model that only
+    reshuffles near-ties cannot replace a right first answer; one that clearly disagrees still does.
+    """
+    kept: list[int] = []
+    for i in first[:top]:
+        rivals = [scores[j] for j in final if j != i and j not in kept]
+        if rivals and max(rivals) - scores[i] >= margin:
+            break
+        kept.append(i)
+    if not kept:
+        return final
+    chosen = set(kept)
+    return kept + [j for j in final if j not in chosen]
+
+
+def _or_zeros(values: np.ndarray | None, n: int) -> np.ndarray:
+    return np.zeros(n) if values is None else np.asarray(values, dtype=np.float64)
 
 
 @dataclass(frozen=True)
@@ -45,10 +98,18 @@ def combine(
     dense: np.ndarray | None,
     furniture: np.ndarray | None = None,
     bm25_vocabulary: np.ndarray | None = None,
+    section: np.ndarray | None = None,
+    outside: np.ndarray | None = None,
+    dictionary: np.ndarray | None = None,
 ) -> Ranked:
-    """Order candidates (given in BM25 order) by ``settings.ranking``; ties keep the given order."""
+    """Order candidates (given in BM25 order) by ``settings.ranking``; ties keep the given order.
+
+    ``section`` is each candidate's section match (0..1); ``outside`` and ``dictionary`` are 1 for
+    candidates from front/back matter and from a dictionary part (core.retrieval.book_parts).
+    """
     n = len(bm25)
-    furniture = np.zeros(n) if furniture is None else np.asarray(furniture, dtype=np.float64)
+    furniture = _or_zeros(furniture, n)
+    section, outside, dictionary = _or_zeros(section, n), _or_zeros(outside, n), _or_zeros(dictionary, n)
     if settings.ranking == "bm25":
         scores = np.asarray(bm25, dtype=np.float64)
     elif settings.ranking == "dense":
@@ -59,13 +120,23 @@ def combine(
         parts = [zscore(bm25)] + ([zscore(dense)] if dense is not None else [])
         if bm25_vocabulary is not None:
             parts.append(zscore(bm25_vocabulary))
-        scores = vocabulary + settings.signal_weight * np.mean(parts, axis=0) - settings.kind_penalty * furniture
+        scores = (
+            vocabulary + settings.signal_weight * np.mean(parts, axis=0) + settings.section_weight * section
+            - settings.dictionary_penalty * dictionary - settings.outside_penalty * outside_flags(outside, vocabulary,
+                                                                                                   section)
+            - settings.kind_penalty * furniture
+        )
     else:
         raise ValueError(f"unknown ranking {settings.ranking!r}")
     order = sorted(range(n), key=lambda i: (-scores[i], i))
+    if settings.ranking == "combined" and dense is not None and settings.stable_top > 0:
+        first = combine(settings, bm25, vocabulary, None, furniture, bm25_vocabulary, section=section,
+                        outside=outside, dictionary=dictionary).order
+        order = keep_first_order(first, order, scores, settings.stable_top, settings.stable_margin)
     signals = []
     for i in range(n):
-        entry = {"bm25": float(bm25[i]), "vocabulary": float(vocabulary[i]), "furniture": float(furniture[i])}
+        entry = {"bm25": float(bm25[i]), "vocabulary": float(vocabulary[i]), "furniture": float(furniture[i]),
+                 "section": float(section[i]), "outside": float(outside[i]), "dictionary": float(dictionary[i])}
         if dense is not None:
             entry["dense"] = float(dense[i])
         if bm25_vocabulary is not None:

@@ -22,10 +22,12 @@ from core.ingest.entries import parse_entry
 from core.models import Paragraph, ParagraphKind
 from core.progress import Progress
 from core.retrieval.bm25 import BM25Index
+from core.retrieval.book_parts import BookPart, classify_parts
 from core.retrieval.cache import cached_embeddings, embedding_text, missing_embeddings
-from core.retrieval.candidates import PhraseIndexSource, select_candidates
+from core.retrieval.candidates import Candidates, PhraseIndexSource, select_candidates
 from core.retrieval.dense import load_model, model_key, model_kind, model_ready, reranker_installed
 from core.retrieval.ranking import rank_candidates
+from core.retrieval.sections import BookSections
 from core.retrieval.settings import RetrievalSettings
 from core.retrieval.tokenize import tokenize
 from core.store import retrieval_runs
@@ -51,12 +53,19 @@ class Hit:
     paragraph: Paragraph
     signals: dict[str, float] = field(default_factory=dict, compare=False, hash=False)
     provisional: bool = field(default=False, compare=False)
+    part: BookPart = field(default=BookPart.BODY, compare=False)  # front/back matter or dictionary: marked
+
+    @property
+    def outside_grammar(self) -> bool:
+        """Front or back matter: shown only because nothing in the grammar proper speaks to the feature."""
+        return self.part in (BookPart.FRONT, BookPart.BACK)
 
     def to_json(self) -> dict:
         p = self.paragraph
         return {
             "rank": self.rank, "score": round(self.score, 6), "paragraph_id": p.id, "document_id": p.document_id,
             "pdf_page": p.pdf_page, "page_label": p.page_label, "section": p.section, "kind": p.kind.value,
+            "part": self.part.value,
             "signals": {k: round(v, 6) for k, v in self.signals.items()}, "text": p.text,
             "ocr_confidence": p.ocr_confidence, "low_confidence": p.low_confidence,
         }
@@ -89,10 +98,29 @@ class ProjectIndex:
     paragraphs: list[Paragraph]
     index: BM25Index
     phrases: PhraseIndexSource = field(init=False)  # vocabulary phrase index, built on first widened query
+    parts: list[BookPart] = field(init=False)  # front/back matter, dictionary, grammar proper (book_parts)
+    sections: BookSections = field(init=False)  # the book's section paths, for the section match
+    outside: np.ndarray = field(init=False)  # per paragraph: front or back matter
+    dictionary: np.ndarray = field(init=False)  # per paragraph: in a dictionary part
 
     def __post_init__(self) -> None:
         # no reference back to self: a dropped index is freed at once, without the collector
         self.phrases = PhraseIndexSource(functools.partial(_vocabulary_texts, self.paragraphs))
+        self.parts = classify_parts(self.paragraphs)
+        self.sections = BookSections.build([p.section for p in self.paragraphs])
+        codes = np.array([_PART_CODES[p] for p in self.parts], dtype=np.int8)
+        self.outside = codes == 1  # front or back matter
+        self.dictionary = codes == 2
+
+
+_PART_CODES = {BookPart.BODY: 0, BookPart.FRONT: 1, BookPart.BACK: 1, BookPart.DICTIONARY: 2}
+# A hit's part travels in its stored signals as this index ("part"), so a stored run shows it again.
+PART_ORDER = (BookPart.BODY, BookPart.FRONT, BookPart.BACK, BookPart.DICTIONARY)
+
+
+def part_of_signals(signals: dict[str, float]) -> BookPart:
+    code = int(signals.get("part", 0))
+    return PART_ORDER[code] if 0 <= code < len(PART_ORDER) else BookPart.BODY
 
 
 def _vocabulary_texts(paragraphs: list[Paragraph]) -> list[str]:
@@ -180,7 +208,7 @@ def retrieve(
     timings["index_s"] = time.perf_counter() - start
     progress.step(1, 3, "BM25")
     start = time.perf_counter()
-    pool = select_candidates(built.index, built.phrases, feature, settings)
+    pool = _candidates(built, feature, settings)
     timings["bm25_s"] = time.perf_counter() - start
     if not pool.indices:
         progress.step(3, 3, "no paragraphs")
@@ -188,6 +216,8 @@ def retrieve(
     candidates = [built.paragraphs[i] for i in pool.indices]
     bm25 = pool.bm25
     furniture = np.array([p.kind in FURNITURE_KINDS for p in candidates], dtype=np.float64)
+    outside = built.outside[pool.indices].astype(np.float64)
+    dictionary = built.dictionary[pool.indices].astype(np.float64)
     texts = [search_text(p) for p in candidates]
     progress.step(2, 3, "re-ranking")
     start = time.perf_counter()
@@ -209,14 +239,37 @@ def retrieve(
             timings["embedded"] = computed
     ranked = rank_candidates(texts, feature, settings, bm25=bm25, embeddings=embeddings, furniture=furniture,
                              bm25_vocabulary=pool.bm25_vocabulary,
-                             vocabulary_texts=[vocabulary_text(p) for p in candidates])
+                             vocabulary_texts=[vocabulary_text(p) for p in candidates], section=pool.section,
+                             outside=outside, dictionary=dictionary)
     timings["rerank_s"] = time.perf_counter() - start
     progress.step(3, 3, "done")
-    return [
-        Hit(rank=r + 1, score=float(ranked.scores[i]), paragraph=candidates[i], signals=ranked.signals[i],
-            provisional=provisional)
-        for r, i in enumerate(ranked.order[: settings.final_top])
-    ]
+    hits = []
+    for r, i in enumerate(ranked.order[: settings.final_top]):
+        part = built.parts[pool.indices[i]]
+        signals = {**ranked.signals[i], "part": float(PART_ORDER.index(part))}
+        hits.append(Hit(rank=r + 1, score=float(ranked.scores[i]), paragraph=candidates[i], signals=signals,
+                        provisional=provisional, part=part))
+    return hits
+
+
+def _candidates(built: ProjectIndex, feature: Feature, settings: RetrievalSettings) -> Candidates:
+    section = built.sections.paragraph_scores(feature) if settings.ranking != "bm25" else None
+    return select_candidates(built.index, built.phrases, feature, settings, section=section, eligible=~built.outside)
+
+
+def candidate_ids(project: ProjectDatabase, features: Iterable[Feature], settings: RetrievalSettings) -> list[int]:
+    """Ids of the paragraphs the re-ranking of ``features`` will need, nearest feature first, each once.
+
+    Lexical and fast (milliseconds a feature once the indexes are built): the app embeds these
+    before the rest of the book (core.retrieval.book_embeddings), so the features a coder meets next
+    are re-ranked from the first minute.
+    """
+    built = project_index(project)
+    out: dict[int, None] = {}
+    for feature in features:
+        for i in _candidates(built, feature, settings).indices:
+            out.setdefault(built.paragraphs[i].id, None)
+    return list(out)
 
 
 def _rerank_ready(project: ProjectDatabase, candidates: list[Paragraph], settings: RetrievalSettings) -> bool:
@@ -254,5 +307,5 @@ def hits_of(project: ProjectDatabase, stored: Iterable[StoredHit]) -> list[Hit]:
     """Stored (rank, paragraph id, score) rows as hits with their paragraphs; deleted paragraphs are dropped."""
     stored = list(stored)
     paragraphs = {p.id: p for p in get_paragraphs(project, [h.paragraph_id for h in stored])}
-    return [Hit(h.rank, h.score, paragraphs[h.paragraph_id], dict(h.signals))
+    return [Hit(h.rank, h.score, paragraphs[h.paragraph_id], dict(h.signals), part=part_of_signals(h.signals))
             for h in stored if h.paragraph_id in paragraphs]

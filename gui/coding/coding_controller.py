@@ -68,6 +68,7 @@ class CodingController(PassController):
         self.features = features
         self.name_asker: Callable[[], object] | None = None  # the window's "who is coding?", at the first act
         features.use_prefetched(self.lookahead.hits)  # moving on in a pass shows evidence retrieved ahead
+        features.preparation.use_upcoming(self.lookahead.upcoming)  # their paragraphs are embedded first
         projects.opened.connect(self._project_opened)
         projects.closed.connect(self._project_closed)
         projects.documentsChanged.connect(lambda _id: self._reload_project_data())

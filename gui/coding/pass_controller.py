@@ -157,7 +157,7 @@ class PassController(QObject):
             return
         catalog = load_catalog()
         upcoming = self.session.upcoming(self.state.feature.id, AHEAD)
-        self.lookahead.prefetch([catalog.get(fid) for fid in upcoming])
+        self.lookahead.prefetch([catalog.get(fid) for fid in upcoming], self.state.feature)
 
     def pass_view(self) -> PassView:
         return self.session.view(self._current_id() or "")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import sqlite3
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from core.errors import GrammarLensError
 from core.progress import Progress
@@ -127,6 +127,14 @@ def start_model(retrieval: Any) -> None:
         _start(retrieval.reranker, kind=retrieval.reranker_kind, device=retrieval.device)
 
 
+def model_loading(retrieval: Any) -> bool:
+    """True while the retrieval settings' embedding model is loading in its child process (never waits)."""
+    from core.retrieval.dense import model_loading as _loading
+
+    return bool(retrieval.reranker) and retrieval.ranking != "bm25" and _loading(
+        retrieval.reranker, kind=retrieval.reranker_kind, device=retrieval.device)
+
+
 def prepare_project(project_path: Path, retrieval: Any, progress: Progress) -> None:
     """What a first retrieval needs: the project's indexes in memory, and its embedding model on its way."""
     from core.retrieval.pipeline import prepare_indexes
@@ -139,9 +147,11 @@ def prepare_project(project_path: Path, retrieval: Any, progress: Progress) -> N
         start_model(retrieval)  # in this process (tests): loads now, in this worker
 
 
-def embed_slice(project_path: Path, retrieval: Any, progress: Progress, max_seconds: float) -> Any:
+def embed_slice(project_path: Path, retrieval: Any, progress: Progress, max_seconds: float,
+                upcoming: Sequence[str] = ()) -> Any:
     """Embed the project's paragraphs for about ``max_seconds`` (core.retrieval.book_embeddings).
 
+    The candidates of the ``upcoming`` features (ids, nearest first) go before the rest of the book.
     Returns the :class:`~core.retrieval.book_embeddings.EmbedRun`, or None while the model is still
     loading in its child process (asked again later; this job never waits for it).
     """
@@ -153,7 +163,24 @@ def embed_slice(project_path: Path, retrieval: Any, progress: Progress, max_seco
     if dense.model_loading(retrieval.reranker, kind=retrieval.reranker_kind, device=retrieval.device):
         return None
     with open_project(project_path, backup=False) as project:
-        return embed_book(project, retrieval, progress, max_seconds=max_seconds)
+        first = _priority_ids(project, retrieval, tuple(upcoming)) if upcoming else ()
+        return embed_book(project, retrieval, progress, max_seconds=max_seconds, first=first)
+
+
+_PRIORITY: dict[tuple, list[int]] = {}  # the last upcoming features' candidate ids (one entry: cheap to keep)
+
+
+def _priority_ids(project: Any, retrieval: Any, upcoming: tuple[str, ...]) -> list[int]:
+    """Candidate paragraph ids of the upcoming features, computed once per project state and features."""
+    from core.catalog import load_catalog
+    from core.retrieval.pipeline import candidate_ids, project_index
+
+    key = (str(project.path), project_index(project).stamp, retrieval.to_json(), upcoming)
+    if key not in _PRIORITY:
+        catalog = load_catalog()
+        _PRIORITY.clear()
+        _PRIORITY[key] = candidate_ids(project, [catalog.get(f) for f in upcoming if f in catalog], retrieval)
+    return _PRIORITY[key]
 
 
 def classify(project_path: Path, feature: Feature, settings: AppSettings, progress: Progress) -> Classification:

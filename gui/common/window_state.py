@@ -50,6 +50,9 @@ class WindowState:
     classification: Classification | None = None
     cited: set[int] = field(default_factory=set)  # paragraph ids the model relied on
     pins: set[int] = field(default_factory=set)  # paragraph ids the linguist marked as deciding
+    # the hits on screen are the re-ranked order of evidence already shown: the list updates in place and
+    # the page stays where the coder is reading (see rows_after_rerank)
+    reranked: bool = False
 
     # ------------------------------------------------------------------ project and grammar
     @property
@@ -103,15 +106,32 @@ class WindowState:
     def choose_feature(self, feature: Feature | None) -> None:
         """A new feature: its evidence, value and pins are not known yet."""
         self.feature = feature
-        self.hits, self.classification, self.evidence_known = [], None, False
+        self.hits, self.classification, self.evidence_known, self.reranked = [], None, False, False
         self.cited, self.pins = set(), set()
 
     def is_current(self, feature: Feature | None) -> bool:
         """True when ``feature`` is still the chosen one (a late result of another must be dropped)."""
         return feature is not None and self.feature is feature
 
-    def set_hits(self, hits: Sequence[Hit]) -> None:
-        self.hits, self.evidence_known = list(hits), True
+    def set_hits(self, hits: Sequence[Hit], *, reranked: bool = False) -> None:
+        self.hits, self.evidence_known, self.reranked = list(hits), True, reranked
+
+    def rows_after_rerank(self, reading: int | None) -> tuple[int, int]:
+        """(row to keep selected, row to offer) once the re-ranked order replaces the first one.
+
+        The coder may already be reading the first order's paragraph ``reading`` (its id; None: none
+        chosen); moving the page under them loses their place.  So that paragraph stays selected
+        where it now ranks (-1 if the new order dropped it), and the new best row is only offered
+        when it is another paragraph (-1: nothing to offer).  With nothing being read, the best row is
+        "kept", i.e. shown, as for any new evidence.
+        """
+        best = self.best_row()
+        if reading is None or best < 0:
+            return best, -1
+        rows = self.ordered_hits()
+        keep = next((i for i, h in enumerate(rows) if h.paragraph.id == reading), -1)
+        offer = best if rows[best].paragraph.id != reading else -1
+        return keep, offer
 
     def set_classification(self, classification: Classification | None, cited: Sequence[int] = ()) -> None:
         self.classification = classification

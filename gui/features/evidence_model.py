@@ -16,11 +16,14 @@ from typing import TYPE_CHECKING, Any, Sequence
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
+from core.ingest.sections import SEPARATOR
+
 COLUMNS = ("Rank", "Page", "Section", "Snippet", "Score")
 SECTION_COLUMN, SNIPPET_COLUMN = 2, 3
 SNIPPET_CHARS = 400  # more than any column shows: the view elides it to the width it has
 CITED_BACKGROUND = QColor(0, 170, 140, 45)
 PINNED_BACKGROUND = QColor(120, 80, 200, 45)
+OUTSIDE_FOREGROUND = QColor(110, 110, 110)
 PIN_MARK, CITED_MARK = "◆", "✓"  # glyphs every UI font has (no emoji font is assumed)
 LOW_OCR_FOREGROUND = QColor(160, 80, 0)  # a scanned paragraph read with little confidence: words may be wrong
 
@@ -94,15 +97,17 @@ class EvidenceModel(QAbstractTableModel):
             if column == 1:
                 return paragraph.page_label
             if column == SECTION_COLUMN:
-                return paragraph.section or ""
+                return section_text(hit)
             if column == SNIPPET_COLUMN:
                 return low_confidence_mark(paragraph) + snippet(paragraph.text)
             if column == 4:
                 return f"{hit.score:.2f}" if hit.rank > 0 else ""
         if role == Qt.ItemDataRole.ToolTipRole:
-            return tooltip(paragraph, cited=cited, pinned=pinned)
+            return tooltip(paragraph, cited=cited, pinned=pinned, part=_part_label(hit))
         if role == Qt.ItemDataRole.ForegroundRole and column == SNIPPET_COLUMN and paragraph.low_confidence:
             return QBrush(LOW_OCR_FOREGROUND)
+        if role == Qt.ItemDataRole.ForegroundRole and _part_label(hit) and not (cited or pinned):
+            return QBrush(OUTSIDE_FOREGROUND)
         if role == Qt.ItemDataRole.BackgroundRole and (cited or pinned):
             return QBrush(PINNED_BACKGROUND if pinned else CITED_BACKGROUND)
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (0, 1, 4):
@@ -110,7 +115,8 @@ class EvidenceModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.AccessibleTextRole:
             marks = (", pinned" if pinned else "") + (", cited" if cited else "")
             marks += ", read by OCR with low confidence" if paragraph.low_confidence else ""
-            return f"Rank {hit.rank}, page {paragraph.page_label}, score {hit.score:.2f}{marks}"
+            part = f", {_part_label(hit)}" if _part_label(hit) else ""
+            return f"Rank {hit.rank}, page {paragraph.page_label}, score {hit.score:.2f}{marks}{part}"
         if role == Qt.ItemDataRole.UserRole:
             return paragraph.id
         return None
@@ -123,12 +129,27 @@ def low_confidence_mark(paragraph: Paragraph) -> str:
     return f"[OCR {paragraph.ocr_confidence:.0f}] "
 
 
-def tooltip(paragraph: Paragraph, *, cited: bool = False, pinned: bool = False) -> str:
+def _part_label(hit: Hit) -> str:
+    """"front matter", "back matter", "dictionary", or "" for the grammar proper (and pinned rows of rank 0)."""
+    part = getattr(hit, "part", None)
+    return part.label if part is not None else ""
+
+
+def section_text(hit: Hit) -> str:
+    """The Section cell: the heading path, led by the part of the book when it is not the grammar proper."""
+    section, part = hit.paragraph.section or "", _part_label(hit)
+    if not part:
+        return section
+    return f"{part}{SEPARATOR}{section}" if section else part
+
+
+def tooltip(paragraph: Paragraph, *, cited: bool = False, pinned: bool = False, part: str = "") -> str:
     """The whole paragraph as rich text, so Qt wraps it (a plain-text tooltip would be one endless line)."""
+    outside = f"From the {part}, not the grammar proper." if part else ""
     low = (f"Scanned page read by OCR with low confidence ({paragraph.ocr_confidence or 0:.0f}/100): "
            "words may be misread; check the page.")
     marks = [m for m, on in (("Pinned as deciding evidence.", pinned), ("Cited by the model.", cited),
-                             (low, paragraph.low_confidence)) if on]
+                             (outside, bool(part)), (low, paragraph.low_confidence)) if on]
     head = "".join(f"<i>{m}</i><br>" for m in marks)
     if paragraph.section:
         head += f"<b>{html.escape(paragraph.section)}</b><br>"

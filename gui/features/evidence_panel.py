@@ -8,9 +8,15 @@ its middle left "3 Morph…er slot", which says nothing), and the tooltip holds 
 paragraph.  Choosing a row (click, keys, or :meth:`show_row` from the window) reports the
 paragraph with ``paragraphChosen``; the window scrolls the PDF to it.  Rows are two lines high
 and the snippet wraps into them: twice the text in the same table.
+
+The page stays put: when the re-ranked order replaces the first one (:meth:`present` with
+``state.reranked``), the list updates, the paragraph being read stays selected and the page does not
+move; a new first paragraph is *offered* in the title ("first now: p. 23 ›"), one click away.
 """
 
 from __future__ import annotations
+
+import html
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QFontMetrics
@@ -32,6 +38,10 @@ from gui.features.evidence_model import SECTION_COLUMN, SNIPPET_COLUMN, Evidence
 
 SECTION_WIDTH = 120
 RERANKING_NOTE = "· reranking…"  # beside the title while the embedding model's order is still to come
+TITLE_TIP = ("Paragraphs ranked for the feature. \"reranking…\": shown in BM25 and vocabulary order while the "
+             "embedding model re-ranks them. Front matter, back matter and dictionary parts are named in the Section "
+             "column and listed after the grammar proper.")
+OFFER_LINK = "#offer"  # the title's link to the re-ranked order's new first paragraph
 SNIPPET_LINES = 2
 LINE_BREAK = "\u2028"  # Unicode's line separator: an item view breaks the line there ("\n" it drops)
 
@@ -70,9 +80,10 @@ class EvidencePanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 0, 6, 6)
         self.title = QLabel("<b>Evidence</b>")
-        self.title.setToolTip("Paragraphs ranked for the feature. \"reranking…\": shown in BM25 and vocabulary "
-                              "order while the embedding model re-ranks them.")
+        self.title.setToolTip(TITLE_TIP)
         self.reranking = False  # the rows shown are provisional (see show_evidence)
+        self.offered = -1  # row the re-ranked order put first, offered in the title (-1: none)
+        self.title.linkActivated.connect(self._take_offer)
         layout.addWidget(self.title)
         self.model = EvidenceModel(self)
         self.table = QTableView()
@@ -107,6 +118,8 @@ class EvidencePanel(QWidget):
         in the title: "reranking…" stays until the re-ranked rows replace these.
         """
         self.model.set_hits(state.ordered_hits(), state.cited, state.pins)
+        self.offered = -1
+        self.title.setToolTip(TITLE_TIP)
         count = len(state.hits)
         self.reranking = any(getattr(h, "provisional", False) for h in state.hits)
         if count:
@@ -116,6 +129,43 @@ class EvidencePanel(QWidget):
             self.title.setText("<b>Evidence</b> — nothing found; try a reranker or another grammar")
         else:
             self.title.setText("<b>Evidence</b>")
+
+    def present(self, state: WindowState) -> None:
+        """New evidence: list it and show its best row; a re-ranked order: :meth:`show_reranked`."""
+        if state.reranked:
+            self.show_reranked(state)
+        else:
+            self.show_evidence(state)
+            self.show_row(state.best_row())
+
+    def show_reranked(self, state: WindowState) -> None:
+        """The re-ranked order replaces the rows; the paragraph being read stays chosen, a new first one is offered."""
+        current = self.table.currentIndex()
+        reading = self.model.hit(current.row()).paragraph.id if current.isValid() else None
+        self.show_evidence(state)
+        keep, offer = state.rows_after_rerank(reading)
+        if reading is None:
+            self.show_row(keep)  # nothing was being read: show the best row as for any new evidence
+            return
+        if keep >= 0:  # selected again without reporting it: the page does not move
+            index = self.model.index(keep, SNIPPET_COLUMN)
+            self.table.selectionModel().blockSignals(True)
+            self.table.setCurrentIndex(index)
+            self.table.selectionModel().blockSignals(False)
+            self.table.scrollTo(index)
+        if offer >= 0:
+            self.offered = offer
+            label = html.escape(self.model.hit(offer).paragraph.page_label)
+            self.title.setText(f"{self.title.text()} <span style='color: gray'>· re-ranked, first now:</span> "
+                               f"<a href='{OFFER_LINK}'>p. {label} ›</a>")
+            self.title.setToolTip("The re-ranked order put another paragraph first; the page stays where you "
+                                  "read. Click to go to it.")
+
+    def _take_offer(self, _link: str = "") -> None:
+        row, self.offered = self.offered, -1
+        if row >= 0:
+            self.show_row(row)
+            self.title.setText(self.title.text().split(" <span style='color: gray'>· re-ranked")[0])
 
     def show_marks(self, state: WindowState) -> None:
         """Cited or pinned paragraphs changed, the rows did not."""

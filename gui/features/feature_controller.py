@@ -20,7 +20,7 @@ import dataclasses
 from pathlib import Path
 from typing import Callable
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from core.catalog.model import Feature
 from core.records.classifications import Classification
@@ -31,6 +31,8 @@ from gui.common.window_state import WindowState
 from gui.features import review
 from gui.project.book_preparation import BookPreparation
 from gui.project.project_controller import ProjectController
+
+RERANK_RETRY_MS = 250  # while the embedding model loads, look again this often before re-ranking
 
 
 class FeatureController(QObject):
@@ -57,6 +59,11 @@ class FeatureController(QObject):
         # evidence retrieved ahead of time (the coding pass's look-ahead), asked before retrieving
         self._prefetched: Callable[[Feature], list | None] = lambda _feature: None
         self.preparation = BookPreparation(runner, settings, self)
+        self._rerank_pending: tuple[Path, Feature, AppSettings] | None = None  # waiting for the model or a worker
+        self._rerank_busy: Operation | None = None  # the last re-ranking stopped, until its worker is done
+        self._rerank_timer = QTimer(self)
+        self._rerank_timer.setSingleShot(True)
+        self._rerank_timer.timeout.connect(self._rerank_when_ready)
         projects.aboutToClose.connect(self.cancel)
         projects.opened.connect(lambda path: self.preparation.start(Path(path)))
         projects.ingestFinished.connect(
@@ -70,12 +77,13 @@ class FeatureController(QObject):
     @property
     def retrieving(self) -> bool:
         """True until the feature's evidence is final (the re-ranked order included)."""
-        return any(op is not None and op.running for op in (self._retrieval, self._rerank))
+        return self._rerank_pending is not None or any(
+            op is not None and op.running for op in (self._retrieval, self._rerank))
 
     @property
     def reranking(self) -> bool:
         """True while provisional evidence waits for its re-ranked order."""
-        return self._rerank is not None and self._rerank.running
+        return self._rerank_pending is not None or (self._rerank is not None and self._rerank.running)
 
     @property
     def classifying(self) -> bool:
@@ -84,6 +92,8 @@ class FeatureController(QObject):
     def cancel(self) -> None:
         """Stop the current feature's work and the project's preparation (the project is closing)."""
         self.preparation.cancel()
+        self._rerank_pending = None
+        self._rerank_timer.stop()
         for operation in (self._retrieval, self._rerank, self._classification):
             if operation is not None:
                 operation.cancel()
@@ -146,7 +156,19 @@ class FeatureController(QObject):
         return self._retrieval
 
     def _start_rerank(self, path: Path, feature: Feature, settings: AppSettings) -> None:
-        """Re-rank the provisional evidence on screen with the embedding model, quietly (no task bar)."""
+        """Re-rank the provisional evidence on screen with the embedding model, quietly (no task bar).
+
+        While the model still loads in its child process, or the re-ranking of an earlier feature still
+        runs (a worker cannot be interrupted while it embeds), the re-ranking waits here, not in a
+        worker: a coder moving on at a key a second would otherwise queue one per feature and hold both
+        of the window's threads, and neither the look-ahead nor the next feature's evidence could run.
+        """
+        earlier = self._rerank_busy
+        if backend.model_loading(settings.retrieval) or (earlier is not None and earlier.running):
+            self._stop_rerank()
+            self._rerank_pending = (path, feature, settings)
+            self._rerank_timer.start(RERANK_RETRY_MS)
+            return
         operation: Operation = Operation(self.runner, lambda progress: backend.retrieve(path, feature, settings,
                                                                                         progress))
 
@@ -157,7 +179,7 @@ class FeatureController(QObject):
             if wanted():
                 self._rerank = None  # re-ranked: ``reranking`` is over for whoever the signals reach
                 if self.state.classification is None:  # a classification's own evidence is not replaced
-                    self.state.set_hits(hits)
+                    self.state.set_hits(hits, reranked=True)  # the list updates; the page stays put
                     self.evidenceChanged.emit()
                 self.rerankFinished.emit()
 
@@ -173,9 +195,17 @@ class FeatureController(QObject):
         self._stop_rerank()
         self._rerank = operation.success(done).failure(failed).run_in_background()
 
+    def _rerank_when_ready(self) -> None:
+        pending, self._rerank_pending = self._rerank_pending, None
+        if pending is not None and self.state.is_current(pending[1]):
+            self._start_rerank(*pending)
+
     def _stop_rerank(self) -> None:
         """Drop the re-ranking of earlier evidence (another feature, or new evidence for this one)."""
+        self._rerank_pending = None
+        self._rerank_timer.stop()
         if self._rerank is not None:
+            self._rerank_busy = self._rerank  # cancelled, but a worker may still run it to its end
             self._rerank.cancel()
             self._rerank = None
 

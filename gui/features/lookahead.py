@@ -16,8 +16,10 @@ so new settings or a new grammar never show stale evidence.
 How far ahead adapts to the coder (:func:`depth`): the pass names up to :data:`AHEAD` features, and
 the look-ahead retrieves as many of them as the coder would reach in :data:`HORIZON_S` seconds at
 their recent pace (a key a second: 3; two a second: 6), never fewer than :data:`MIN_AHEAD`, and more
-when retrievals are slow.  Only final evidence is kept: provisional hits (the embedding model still
-loading, see core.retrieval.pipeline) would show a stale order when the coder comes back.
+when retrievals are slow.  While the embedding model still loads (the first minute after opening),
+what is retrieved ahead is provisional (BM25 and vocabulary, see core.retrieval.pipeline): shown at
+once, re-ranked when shown, and retrieved again once the model is loaded (EvidenceCache.missing), so
+coming back never shows a stale order.  Evidence of the feature on screen is kept only when final.
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ class LookAhead(QObject):
         self._pending: list[str] = []  # ids wanted once it is done
         self.pace_s: float | None = None  # the coder's recent seconds per feature (None: not known yet)
         self._shown: tuple[str, float] | None = None  # the feature the last prefetch was for, and when
+        self._upcoming: tuple[str, ...] = ()  # the feature on screen and those the pass names next
         self._delay = QTimer(self)
         self._delay.setSingleShot(True)
         self._delay.setInterval(START_DELAY_MS)
@@ -71,7 +74,7 @@ class LookAhead(QObject):
     def set_project(self, path: Path | None) -> None:
         """A project was opened, closed or got another grammar: forget everything retrieved so far."""
         self.cancel()
-        self._cache, self._cache_key = None, None
+        self._cache, self._cache_key, self._upcoming = None, None, ()
         self.project_path = path
 
     def cache(self) -> EvidenceCache | None:
@@ -127,6 +130,7 @@ class LookAhead(QObject):
         cache = self.cache()
         if not self.enabled or cache is None:
             return
+        self._upcoming = tuple(dict.fromkeys(([current.id] if current is not None else []) + [f.id for f in features]))
         if features:
             self._note_pace(current.id if current is not None else f"before {features[0].id}")
         wanted = cache.missing([f.id for f in features[: self.depth()]])
@@ -134,6 +138,11 @@ class LookAhead(QObject):
             self._operation.cancel() if self._operation is not None else None  # what it got stays cached
         self._pending = wanted
         self._delay.start()
+
+    def upcoming(self) -> tuple[str, ...]:
+        """Ids of the features the coder meets next, nearest first: the book embeds their paragraphs first
+        (gui.project.book_preparation), so their evidence is re-ranked from the first minute."""
+        return self._upcoming if self.project_path is not None else ()
 
     def cancel(self) -> None:
         """Stop retrieving ahead (the project closes, the pass ends)."""

@@ -10,14 +10,16 @@ and the person's own work (a retrieval, a classification, the look-ahead) must n
 minute of embedding; before each slice the chain also waits (up to :data:`YIELD_MAX_MS`) while other
 jobs run.  Everything is stored batch by batch, so closing the window, a crash or a kill loses at most
 one batch and the next opening continues.  The jobs are quiet (no task bar); ``progressed`` reports
-how far the book is.
+how far the book is.  The paragraphs the coder needs next go first: the candidates of the feature on
+screen and of those the coding pass names ahead (:meth:`BookPreparation.use_upcoming`), then the rest
+of the book, so a pass at a key a second finds re-ranked evidence while the book still embeds.
 """
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -51,6 +53,11 @@ class BookPreparation(QObject):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._next_slice)
+        self._upcoming: Callable[[], Sequence[str]] = lambda: ()
+
+    def use_upcoming(self, source: Callable[[], Sequence[str]]) -> None:
+        """Where to learn which features come next (the coding pass's look-ahead): their paragraphs go first."""
+        self._upcoming = source
 
     # ------------------------------------------------------------------ what the controller asks
     def warm_model(self) -> None:
@@ -121,8 +128,9 @@ class BookPreparation(QObject):
         if retrieval.to_json() != goal[1]:
             self.start(path)  # the settings changed: prepare for the new ones
             return
+        upcoming = tuple(self._upcoming())
         self._operation = (Operation(self.runner, lambda progress: backend.embed_slice(path, retrieval, progress,
-                                                                                        SLICE_S))
+                                                                                        SLICE_S, upcoming))
                            .success(lambda run: self._sliced(goal, run))
                            .failure(lambda exc: self._failed(goal, exc))
                            .run_in_background())

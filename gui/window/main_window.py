@@ -334,10 +334,10 @@ class MainWindow(QMainWindow):
         self._update_offline_banner()
 
     def _evidence_changed(self) -> None:
-        """New evidence: list it, draw it, and bring the deciding paragraph into view (no click needed)."""
-        self.evidence_panel.show_evidence(self.state)
+        """New evidence: draw it, list it and bring the deciding paragraph into view (no click needed); a
+        re-ranked order updates the list and offers its first paragraph, the page stays put (EvidencePanel.present)."""
         self._apply_highlights()
-        self.evidence_panel.show_row(self.state.best_row())
+        self.evidence_panel.present(self.state)
 
     def show_paragraph(self, paragraph: Paragraph) -> None:
         """Scroll the PDF to a paragraph (switching grammar if needed) and outline its rectangles."""

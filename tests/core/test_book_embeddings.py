@@ -30,6 +30,7 @@ from core.retrieval.book_embeddings import (
     needs_book_embeddings,
     plan_batches,
 )
+from core.retrieval.pipeline import candidate_ids
 from core.store import open_project
 from tests.fixtures_retrieval import MINI_GRAMMAR, build_project
 
@@ -129,6 +130,56 @@ def test_time_slices_add_up_to_the_whole_book(tmp_path: Path, minilm: RetrievalS
             assert len(runs) < 200
     assert all(r.batches == 1 for r in runs if r.embedded) and sum(r.embedded for r in runs) == 200
     assert embedding_rows(path) == (200, 200, 200)
+
+
+def test_the_next_features_candidates_are_embedded_before_the_rest_of_the_book(
+        tmp_path: Path, minilm: RetrievalSettings) -> None:
+    """The first minute (issue 28): a coder moving on while the book embeds finds the next features re-ranked."""
+    path = build_project(tmp_path / "ahead.grammarlens", generated_grammar(300))
+    catalog = load_catalog()
+    upcoming = [catalog.get("GB107"), catalog.get("81A")]
+    with open_project(path) as project:
+        first = candidate_ids(project, upcoming, minilm)
+        assert 0 < len(first) < 300 and len(set(first)) == len(first)
+        run = embed_book(project, minilm, max_seconds=0.0, token_budget=100_000, first=first)  # one batch: them all
+        assert run.batches == 1 and run.embedded == len(first) and not run.complete
+        stored = {row[0] for row in project.conn.execute("SELECT paragraph_id FROM embeddings")}
+        assert stored == set(first)
+        for feature in upcoming:  # re-ranked at once, while most of the book has no vector yet
+            stats: dict = {}
+            hits = retrieve(project, feature, minilm, stats=stats, wait_for_model=False)
+            assert not stats["provisional"] and stats["embedded"] == 0 and "dense" in hits[0].signals
+
+
+def test_looking_ahead_while_the_model_loads_keeps_provisional_evidence_and_upgrades_it(
+        tmp_path: Path, minilm_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first minute: evidence of the next features is at hand before the model is loaded, re-ranked after."""
+    from core.coding import lookahead
+    from core.coding.lookahead import EvidenceCache
+    from core.retrieval.dense import load_model
+
+    fresh = tmp_path / "minilm-copy"  # a model name no test has loaded in this process
+    fresh.symlink_to(minilm_path, target_is_directory=True)
+    settings = RetrievalSettings(reranker=str(fresh), device="cpu")
+    path = build_project(tmp_path / "first-minute.grammarlens", generated_grammar(60))
+    catalog = load_catalog()
+    cache = EvidenceCache(settings)
+    with open_project(path) as project:
+        assert cache.prefetch(project, ["81A", "GB107"]) == ["81A", "GB107"]
+        assert cache.get("81A").provisional and cache.get("81A").hits  # shown at once, without the model
+        assert cache.missing(["81A", "GB107"]) == []  # not retried while the model is still to load
+        load_model(str(fresh), device="cpu")
+        cache.prefetch(project, ["81A"])
+        assert "81A" not in cache.missing(["81A"])  # just retrieved: not asked again at every key
+        monkeypatch.setattr(lookahead, "PROVISIONAL_RETRY_S", 0.0)
+        assert cache.missing(["81A", "GB107"]) == ["81A", "GB107"]  # the model is there: upgrade them
+        cache.prefetch(project, ["81A", "GB107"])  # the look-ahead never embeds: still provisional
+        assert cache.get("81A").provisional and cache.missing(["81A"]) == ["81A"]
+        first = candidate_ids(project, [catalog.get("81A"), catalog.get("GB107")], settings)
+        embed_book(project, settings, first=first, max_seconds=0.0, token_budget=100_000)  # as the app does
+        assert cache.prefetch(project, ["81A", "GB107"]) == ["81A", "GB107"]
+        assert not cache.get("81A").provisional and "dense" in cache.get("81A").hits[0].signals
+        assert cache.missing(["81A", "GB107"]) == []
 
 
 def test_embedding_killed_half_way_leaves_an_intact_project_that_the_next_run_finishes(

@@ -108,6 +108,7 @@ def test_lookahead_fills_the_cache_for_the_next_features_and_pins_come_first(tmp
         with pytest.raises(Cancelled):
             cache.prefetch(project, ["GB257", "GB260", "GB262"], progress)
         assert cache.get("GB257") is not None and cache.get("GB262") is None  # stopped between features
+        assert not cache.get("GB257").provisional and cache.missing(["GB257"]) == []
 
         hits = list(cache.get("81A").hits)
         preface = next(h for h in (cache.hits(project, "GB107").hits) if h.paragraph.id not in

@@ -101,3 +101,34 @@ def test_look_ahead_depth_follows_the_coders_pace(qtbot, parts, demo_project) ->
     hit = type("Hit", (), {"provisional": True})()
     lookahead.put(feature, [hit])
     assert lookahead.hits(feature) is None  # provisional evidence is never kept
+
+
+def test_while_the_model_loads_in_its_process_the_reranking_waits_without_holding_a_worker(
+        qtbot, parts, demo_project, llm_server, minilm_path, tmp_path) -> None:
+    """The first minute (issue 28): a re-ranking queued per feature behind a loading model held both workers."""
+    from core.retrieval import dense
+
+    state, runner, projects = parts
+    fresh = tmp_path / "minilm-process"  # a model name no process has loaded yet
+    fresh.symlink_to(minilm_path, target_is_directory=True)
+    settings = AppSettings.local_server(llm_server.url, reranker=str(fresh))
+    dense.use_model_process(True)
+    served = None
+    try:
+        assert projects.open(demo_project)
+        features = FeatureController(state, runner, projects, lambda: settings)
+        dense.start_model(str(fresh), device=settings.retrieval.device)  # loading in its child from now on
+        with qtbot.waitSignal(features.retrievalFinished, timeout=MODEL_MS):
+            features.choose(load_catalog().get("81A"))
+        assert all(h.provisional for h in state.hits)  # shown at once, ranked without the model
+        if dense.model_loading(str(fresh)):  # (a machine that loads torch in a blink has nothing to wait for)
+            # the re-ranking waits for the model here, not in one of the window's two workers
+            assert features.reranking and features._rerank is None
+        with qtbot.waitSignal(features.rerankFinished, timeout=MODEL_MS):
+            pass
+        assert not any(h.provisional for h in state.hits) and "dense" in state.hits[0].signals
+        served = dense.load_model(str(fresh), device=settings.retrieval.device)
+    finally:
+        dense.use_model_process(False)
+        if served is not None:
+            served.close()
