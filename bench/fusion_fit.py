@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -149,7 +149,7 @@ def _mean(values: Iterable[float | None]) -> float:
     return float(np.mean(kept)) if kept else 0.0
 
 
-def grid_points(grid: dict[str, Sequence[float]] = GRID) -> list[dict[str, float]]:
+def grid_points(grid: Mapping[str, Sequence[float]] = GRID) -> list[dict[str, float]]:
     names = list(grid)
     return [dict(zip(names, values, strict=True)) for values in itertools.product(*(grid[n] for n in names))]
 

@@ -38,16 +38,8 @@ from gui.project.language_line import LanguageLine
 from gui.project.open_grammar import pdf_start, project_start
 from gui.project.project_controller import ProjectController
 from gui.project.restore_dialog import restore_action
+from gui.window import menus
 from gui.window.coder_name import CoderNameDialog, ask_coder_name
-from gui.window.menus import (
-    add_toolbar,
-    fill_menu_bar,
-    help_actions,
-    make_action,
-    ocr_action,
-    recent_menu,
-    sample_actions,
-)
 from gui.window.offline_banner import OfflineBanner
 from gui.window.pass_focus import PassFocus
 from gui.window.profile_wiring import build_profile_dock
@@ -134,7 +126,7 @@ class MainWindow(QMainWindow):
 
     def _build_actions(self) -> None:
         K, bar, view, ask, state = QKeySequence.StandardKey, self.pdf_toolbar, self.pdf_view, file_dialogs, self.state
-        act = partial(make_action, self)
+        act = partial(menus.make_action, self)
         self.act_open_pdf = act("Open &grammar PDF…", "Ctrl+Shift+O", lambda: (path := ask.choose_grammar(
             self, pdf_start(state, self.store), "Open a grammar PDF")) and self.open_pdf(path),
             "Open a grammar PDF as its own project, made beside the PDF (or drop the PDF on the window)")
@@ -171,11 +163,12 @@ class MainWindow(QMainWindow):
         self.act_cancel.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.act_profile = act("&Profile and export…", "Ctrl+Shift+P", self.show_profile_view,
                                "The profile: batch runs, review, agreement with WALS/Grambank, CLDF export")
-        self.act_keys, self.act_about = help_actions(self, self.evidence_panel.table)  # Help → Keys…, About
-        self.act_restore, self.act_ocr = restore_action(self, self.projects), ocr_action(self, self.store)
-        self.act_sample, self.act_compare = sample_actions(self)  # the Sample window; a second coder's file
-        self.recent_menu = recent_menu(self, lambda menu: ask.fill_recent_menu(menu, self.store, self.open_project))
-        fill_menu_bar(self, (
+        self.act_keys, self.act_about = menus.help_actions(self, self.evidence_panel.table)  # Help → Keys…, About
+        self.act_restore, self.act_ocr = restore_action(self, self.projects), menus.ocr_action(self, self.store)
+        self.act_sample, self.act_compare = menus.sample_actions(self)  # the Sample window; a second coder's file
+        fill_recent = partial(ask.fill_recent_menu, store=self.store, open_project=self.open_project)
+        self.recent_menu = menus.recent_menu(self, fill_recent)
+        menus.fill_menu_bar(self, (
             ("&Project", (self.act_open_pdf, self.act_open, self.recent_menu, self.act_new, None, self.act_add,
                           self.act_language, self.act_ocr, None, self.act_restore, self.act_compare, None,
                           self.act_settings, None, self.act_quit)),
@@ -183,7 +176,7 @@ class MainWindow(QMainWindow):
                        self.act_goto, self.act_zoom_in, self.act_zoom_out, self.act_fit)),
             ("&Feature", (self.act_classify, self.act_accept, self.act_note, self.act_pass, self.act_profile)),
             ("&Sample", (self.act_sample,)), ("&Help", (self.act_keys, self.act_about))))
-        add_toolbar(self, (self.act_open_pdf, self.act_open, None, self.pdf_toolbar, None, self.act_settings))
+        menus.add_toolbar(self, (self.act_open_pdf, self.act_open, None, self.pdf_toolbar, None, self.act_settings))
 
     def _connect(self) -> None:
         status = self.statusBar()
