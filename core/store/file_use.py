@@ -34,38 +34,39 @@ def in_use(path: Path, *, create: bool = False) -> Iterator[None]:
 
 def remove_unless_in_use(path: Path) -> bool:
     """Delete ``path`` when no process marks it in use; True when it was deleted."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return False
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+    with _unless_in_use(path, os.O_RDONLY) as free:
+        if not free or os.path.isdir(path):
             return False
         try:
-            if os.path.isdir(path):
-                return False
             os.unlink(path)
         except OSError:
             return False
         return True
-    finally:
-        os.close(fd)
 
 
 def remove_folder_unless_in_use(path: Path) -> bool:
     """Delete the folder ``path`` and what it holds when no process marks it in use; True when it was deleted."""
+    with _unless_in_use(path, os.O_RDONLY | os.O_DIRECTORY) as free:
+        if not free:
+            return False
+        shutil.rmtree(path, ignore_errors=True)
+        return not os.path.exists(path)
+
+
+@contextlib.contextmanager
+def _unless_in_use(path: Path, flags: int) -> Iterator[bool]:
+    """True while this process holds ``path``'s exclusive lock (no one marks it in use); False if it cannot."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+        fd = os.open(path, flags)
     except OSError:
-        return False
+        yield False
+        return
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            return False
-        shutil.rmtree(path, ignore_errors=True)
-        return not os.path.exists(path)
+            yield False
+            return
+        yield True
     finally:
         os.close(fd)

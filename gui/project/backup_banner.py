@@ -6,27 +6,20 @@ seconds and is cut off by the language field; a strip above the panels stays rea
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QWidget
+
+from gui.common.notice_strip import NoticeStrip, StripLook
+
+BACKUP_LOOK = StripLook("backupBanner", "#fde2e1", "#e3a3a0", "#5c1411", "Backup problem",
+                        "Dismiss", "Dismiss the backup problem")
 
 
-class BackupBanner(QFrame):
+class BackupBanner(NoticeStrip):
     """A red strip above the panels saying why no backup was taken; hidden while backups work."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("backupBanner")
-        self.setStyleSheet("#backupBanner { background: #fde2e1; border-bottom: 1px solid #e3a3a0; }"
-                           "#backupBanner QLabel { color: #5c1411; }")
-        row = QHBoxLayout(self)
-        row.setContentsMargins(10, 6, 10, 6)
-        self.label = QLabel()
-        self.label.setWordWrap(True)
-        self.label.setAccessibleName("Backup problem")
-        row.addWidget(self.label, 1)
-        dismiss = QPushButton("Dismiss")
-        dismiss.setAccessibleName("Dismiss the backup problem")
-        dismiss.clicked.connect(self.hide)
-        row.addWidget(dismiss)
+        super().__init__(BACKUP_LOOK, parent=parent)
+        self.button.clicked.connect(self.hide)
         self.hide()
 
     def show_problem(self, message: str, hint: str) -> None:

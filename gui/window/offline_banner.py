@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QWidget
+
+from gui.common.notice_strip import NoticeStrip, StripLook
 
 OFFLINE_TEXT = (
     "No language model is set up, so GrammarLens works offline: search features, read the evidence and review. "
@@ -12,23 +14,15 @@ OFFLINE_TEXT = (
 )
 
 
-class OfflineBanner(QFrame):
+OFFLINE_LOOK = StripLook("offlineBanner", "#fff4d6", "#e0c36a", "#4a3b00", "Offline mode notice",
+                         "Open settings…", "Open settings to add a key or a local server")
+
+
+class OfflineBanner(NoticeStrip):
     """A yellow strip above the panels with a button to the settings."""
 
     settingsRequested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("offlineBanner")
-        self.setStyleSheet("#offlineBanner { background: #fff4d6; border-bottom: 1px solid #e0c36a; }"
-                           "#offlineBanner QLabel { color: #4a3b00; }")
-        row = QHBoxLayout(self)
-        row.setContentsMargins(10, 6, 10, 6)
-        self.label = QLabel(OFFLINE_TEXT)
-        self.label.setWordWrap(True)
-        self.label.setAccessibleName("Offline mode notice")
-        row.addWidget(self.label, 1)
-        button = QPushButton("Open settings…")
-        button.setAccessibleName("Open settings to add a key or a local server")
-        button.clicked.connect(self.settingsRequested)
-        row.addWidget(button)
+        super().__init__(OFFLINE_LOOK, OFFLINE_TEXT, parent)
+        self.button.clicked.connect(self.settingsRequested)
