@@ -14,8 +14,9 @@ The sample is made once under ``build/bench_sample/`` and reused:
   one of four coders.
 
 Each command runs as a child process (``python main.py sample ...``); its wall time and peak
-resident memory come from ``os.wait4`` (the child's own ``ru_maxrss``).  If ``bench/sample_window.py``
-exists, ``python -m bench.sample_window DIR --json`` reports the window's ``open_s`` and ``peak_mb``.
+resident memory come from ``os.wait4`` in a small launcher process (the command's own ``ru_maxrss``).
+If ``bench/sample_window.py`` exists, ``python -m bench.sample_window DIR --json`` reports the
+window's ``open_s`` and ``peak_mb``.
 """
 
 from __future__ import annotations
@@ -85,15 +86,29 @@ def format_report(report: dict) -> str:
     return "\n".join(lines)
 
 
+# Linux records the memory a process had before each exec in its ``ru_maxrss``: a command started
+# straight from this process (hundreds of MB once the sample is made) would report this process's size,
+# not its own.  A small launcher process starts it instead, times it and reports what ``wait4`` says.
+_LAUNCHER = (
+    "import os, subprocess, sys, time\n"
+    "started = time.perf_counter()\n"
+    "child = subprocess.Popen(sys.argv[2:])\n"
+    "_pid, status, usage = os.wait4(child.pid, 0)\n"
+    "seconds = time.perf_counter() - started\n"
+    "with open(sys.argv[1], 'w') as out:\n"
+    "    out.write(f'{seconds} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}')\n"
+)
+
+
 def _timed(argv: list[str]) -> dict:
-    started = time.perf_counter()
-    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=REPO)
-    _pid, status, usage = os.wait4(child.pid, 0)
-    seconds = time.perf_counter() - started
-    err = child.stderr.read().decode("utf-8", "replace") if child.stderr else ""
-    child.stderr.close() if child.stderr else None
-    child.returncode = os.waitstatus_to_exitcode(status)
-    return {"seconds": round(seconds, 3), "peak_mb": round(usage.ru_maxrss / 1024, 1), "exit": child.returncode,
+    """Run ``argv``; its wall seconds, its own peak resident memory and exit code, its stderr's tail."""
+    with tempfile.TemporaryDirectory() as tmp:
+        figures = Path(tmp) / "figures"
+        launcher = subprocess.run([sys.executable, "-c", _LAUNCHER, str(figures), *argv],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=REPO, check=False)
+        seconds, maxrss_kb, code = figures.read_text().split()
+    err = launcher.stderr.decode("utf-8", "replace")
+    return {"seconds": round(float(seconds), 3), "peak_mb": round(int(maxrss_kb) / 1024, 1), "exit": int(code),
             "stderr_tail": err[-300:]}
 
 
