@@ -29,6 +29,10 @@ class ProjectError(GrammarLensError):
     """The project file cannot be used (not ours, corrupt, locked, read-only, too new...)."""
 
 
+class DamagedProjectError(ProjectError):
+    """The project file is damaged (SQLite cannot read it): a restore may replace it from a backup."""
+
+
 class Cancelled(GrammarLensError):
     """Long work stopped because the user asked it to; nothing half-done was kept."""
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import logging
 import os
 import sys
 import threading
@@ -19,6 +20,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from core.retrieval.model_process import ModelError, ModelProcess, stop_all
+
+_LOG = logging.getLogger(__name__)
 
 _ALIASES = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
 _LOCK = threading.Lock()
@@ -282,8 +285,9 @@ def start_model(name: str, *, kind: str = "auto", device: str = "auto") -> None:
             _model_in_process(resolve_model(name), model_kind(name, kind), device, wait=False)
         else:
             load_model(name, kind=kind, device=device)
-    except Exception:
-        pass
+    except Exception as exc:  # an early start only: the retrieval that uses the model reports its error
+        _LOG.info("The reranker %s did not start early (%s: %s); it is tried again when used.",
+                  name, type(exc).__name__, exc)
 
 
 def model_loading(name: str, *, kind: str = "auto", device: str = "auto") -> bool:

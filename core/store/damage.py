@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.errors import ProjectError
+from core.errors import DamagedProjectError, ProjectError
 from core.store import file_guard
 from core.store.backups import newest_good_backup
 
@@ -27,11 +27,11 @@ def damaged_error(path: Path, detail: str) -> ProjectError:
             "Open a .grammarlens file, or give a new file name to create a project.")
     what = f"Project file {path} is damaged ({_short(detail)})"
     if backup is None:
-        return ProjectError(
+        return DamagedProjectError(
             f"{what}; no backup was found beside it.",
             "It was left untouched. If it is not a GrammarLens project, choose another file; otherwise "
             "try the sqlite3 tool's '.recover' on a copy, or re-ingest the grammar into a new project.")
-    return ProjectError(
+    return DamagedProjectError(
         f"{what}. The newest good backup is {backup.path.name} ({backup.created:%Y-%m-%d %H:%M} UTC).",
         f"It was left untouched. Restore it with: python main.py restore \"{path}\" --from \"{backup.path}\" "
         "(or Project > Restore from backup… in the app); the damaged file is kept beside it.")

@@ -27,7 +27,7 @@ import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
-from core.errors import ProjectError
+from core.errors import DamagedProjectError, ProjectError
 from core.store.backups import (
     Backup,
     check_backup,
@@ -65,7 +65,7 @@ def restore_backup(project_path: Path, backup_path: Path, *, other_project: str 
         try:
             project = open_project(project_path, backup=False)
         except ProjectError as exc:
-            if not project_path.exists() or "damaged" in exc.message:
+            if not project_path.exists() or isinstance(exc, DamagedProjectError):
                 _replace_missing_or_damaged(project_path, backup_path, stack)
                 return None
             raise
