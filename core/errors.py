@@ -21,6 +21,25 @@ class GrammarLensError(Exception):
         return f"{self.message}\n{self.hint}" if self.hint else self.message
 
 
+def error_text(exc: BaseException) -> str:
+    """The line a person reads about ``exc``: its ``message`` if it has one, else its text, else its type.
+
+    Why one function: the window, the batch job and the client each read an error their own way
+    (``getattr(exc, "message", str(exc))``), and those ways differ where it matters: a ``message`` that is
+    empty or not a string (an SDK's ``None``) gave an empty label or a ``TypeError`` in a Qt slot, and
+    an exception without text (``KeyboardInterrupt()``, ``TimeoutError()``) was recorded as "".
+    """
+    message = getattr(exc, "message", None)
+    if isinstance(message, str) and message.strip():
+        return message
+    return str(exc).strip() or type(exc).__name__
+
+
+def error_hint(exc: BaseException) -> str:
+    """What to do about ``exc``: a :class:`GrammarLensError`'s hint, else "" (a bug has no advice)."""
+    return exc.hint if isinstance(exc, GrammarLensError) else ""
+
+
 class PdfError(GrammarLensError):
     """The PDF cannot be read as a grammar (encrypted, broken, scanned, not a PDF...)."""
 

@@ -20,6 +20,7 @@ from typing import Callable, TypeVar
 
 import openai
 
+from core.errors import error_text
 from core.llm.errors import LlmError, redact
 from core.llm.pricing import cost_usd
 from core.llm.settings import LlmSettings, resolve_api_key
@@ -333,7 +334,7 @@ def _error_detail(exc: openai.APIError) -> str:
             parts = [str(inner.get("message") or ""), str(inner.get("code") or "")]
             return " ".join(p for p in parts if p and p != "None").strip() or str(exc)
         return str(inner)
-    return getattr(exc, "message", None) or str(exc)
+    return error_text(exc)
 
 
 def test_connection(settings: LlmSettings, api_key: str | None = None) -> str:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.catalog import load_catalog
-from core.errors import Cancelled, GrammarLensError
+from core.errors import Cancelled, GrammarLensError, error_text
 from core.llm.errors import LlmError
 from core.llm.features import feature_of
 from core.llm.pricing import cost_usd
@@ -264,7 +264,7 @@ def run_job(project_path: str | Path, job_id: int, settings: BatchSettings,
                             result.ran.append(fid)
                             done += 1
                     except Exception as exc:  # recorded per feature; fatal ones stop the job
-                        message = str(getattr(exc, "message", exc))
+                        message = error_text(exc)
                         result.failed[fid] = message
                         _set_item(project, job_id, fid, "failed", error=message)
                         if _is_fatal(exc):

@@ -23,7 +23,7 @@ from typing import Callable
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from core.errors import GrammarLensError
+from core.errors import GrammarLensError, error_text
 from gui.common.error_dialog import SHOWN_MARK, error_box
 
 BURST_S = 2.0  # the same error again within this time of the last one, or while its box is open: one burst
@@ -75,7 +75,7 @@ class ErrorReporter(QObject):
         """Tell about ``exc`` (a new box, or the open one of its burst); returns the box that shows it."""
         if not isinstance(exc, GrammarLensError):
             self.abandon()  # a bug may have left the step half-way: nothing of it may stay pending
-        text = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+        text = error_text(exc)
         now, key = self.clock(), signature(exc)
         self._forget_old(now)
         burst = self._bursts.get(key)

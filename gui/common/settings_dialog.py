@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.errors import error_hint, error_text
 from core.llm.settings import LlmSettings
 from core.retrieval.dense import reranker_installed, reranker_missing_hint
 from gui.common import backend
@@ -203,8 +204,7 @@ class SettingsDialog(QDialog):
         self.test_result.setText(f"✓ {message}")
 
     def _test_failed(self, exc: BaseException) -> None:
-        hint = getattr(exc, "hint", "")
-        text = getattr(exc, "message", str(exc))
+        hint, text = error_hint(exc), error_text(exc)
         self.test_result.setText(f"✗ {text}" + (f"\n{hint}" if hint else ""))
 
     def _test_finished(self) -> None:

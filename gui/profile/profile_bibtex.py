@@ -11,6 +11,7 @@ from pathlib import Path
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
+from core.errors import error_text
 from gui.common.operations import Operation, OperationRunner
 from gui.profile import profile_backend as backend
 
@@ -48,7 +49,7 @@ class BibtexDialog(QDialog):
         self.loaded.emit()
 
     def _failed(self, exc: BaseException) -> None:
-        message = getattr(exc, "message", str(exc))
+        message = error_text(exc)
         self.error.setText(message)
         self.saveFailed.emit(message)
 

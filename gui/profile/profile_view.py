@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.coding.feature_sets import FOUR
+from core.errors import error_text
 from gui.common.operations import Operation, OperationRunner, replace
 from gui.common.settings import AppSettings, llm_configured
 from gui.profile import profile_backend as backend
@@ -248,7 +249,7 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
         self._snapshot = replace(self._snapshot, Operation(self.runner,
                                                            lambda p: backend.snapshot(path, refs, feature_set))
                                  .success(self._show_snapshot)
-                                 .failure(lambda exc: self.summary_label.setText(getattr(exc, "message", str(exc)))))
+                                 .failure(lambda exc: self.summary_label.setText(error_text(exc))))
         return self._snapshot
 
     def _show_snapshot(self, snap: backend.Snapshot) -> None:
@@ -295,7 +296,7 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
 
         def failed(exc: BaseException) -> None:
             self._estimate_key, self._start_when_estimated = None, False
-            self.estimate_label.setText(getattr(exc, "message", str(exc)))
+            self.estimate_label.setText(error_text(exc))
             self.estimateShown.emit()
 
         self._estimate = replace(self._estimate, Operation(
