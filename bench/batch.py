@@ -104,17 +104,16 @@ class _Meter:
 
 def make_projects(folder: Path, count: int) -> list[Path]:
     """``count`` projects, each with its own copy of the demo grammar (distinct PDFs, distinct sha256)."""
-    import fitz
-
     from core.demo import write_demo_grammar
     from core.ingest import ingest
+    from core.ingest.pdf_open import open_pdf
     from core.store import open_project
 
     base = write_demo_grammar(folder / "demo.pdf")
     paths = []
     for i in range(count):
         pdf = folder / f"grammar{i:02d}.pdf"
-        doc = fitz.open(base)
+        doc = open_pdf(base)
         doc.set_metadata({**doc.metadata, "title": f"A sample grammar of Veshari, copy {i + 1}",
                           "subject": "demo grammar"})
         doc.save(pdf)

@@ -12,8 +12,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import pymupdf
-
+from core.ingest.pdf_open import open_pdf
 from core.ingest.pipeline import ingest
 from core.store import create_project
 
@@ -45,7 +44,7 @@ class IngestBench:
 def _raw_dict_times(pdf: Path) -> tuple[float, float]:
     """Wall and CPU time of the bare extraction every PDF tool pays: open, then get_text('dict') per page."""
     started, cpu = time.perf_counter(), time.process_time()
-    with pymupdf.open(pdf) as doc:
+    with open_pdf(pdf) as doc:
         for page in doc:
             page.get_text("dict")
     return time.perf_counter() - started, time.process_time() - cpu

@@ -36,6 +36,7 @@ import pymupdf
 
 from bench.ocr_scans import make_scan
 from core.ingest.page_reading import OcrOptions
+from core.ingest.pdf_open import open_pdf
 from core.ingest.pipeline import ingest
 from core.models import Paragraph, ParagraphKind
 from core.store import create_project, open_project
@@ -66,7 +67,7 @@ class OcrBenchRow:
 
 def pick_pages(pdf: Path, count: int) -> list[int]:
     """``count`` consecutive pages from 45% into the book: body text, past the front matter."""
-    with pymupdf.open(pdf) as doc:
+    with open_pdf(pdf) as doc:
         n = doc.page_count
     start = min(max(0, int(n * 0.45)), max(0, n - count))
     return list(range(start, min(n, start + count)))
@@ -76,7 +77,7 @@ def run_ocr_bench(pdf: Path, workdir: Path, *, pages: int = 8, variants: tuple[s
                   dpi: int = 300, jobs: int = 0, seed: int = 0, before: Path | None = None) -> list[OcrBenchRow]:
     """Score the scanned copies of ``pdf``'s pages (see module doc)."""
     chosen = pick_pages(pdf, pages)
-    with pymupdf.open(pdf) as doc:
+    with open_pdf(pdf) as doc:
         truth_labels = [doc.load_page(i).get_label() or str(i + 1) for i in chosen]
         born = pymupdf.open()
         born.insert_pdf(doc, from_page=chosen[0], to_page=chosen[-1])

@@ -13,6 +13,8 @@ from pathlib import Path
 import numpy as np
 import pymupdf
 
+from core.ingest.pdf_open import open_pdf
+
 SCAN_DPI = 300
 
 
@@ -20,7 +22,7 @@ def make_scan(source: Path, pages: list[int], target: Path, *, degrade: bool = F
               dpi: int = SCAN_DPI) -> Path:
     """Write ``pages`` (0-based) of ``source`` as an image-only PDF ``target`` (no text, no page labels)."""
     rng = np.random.default_rng(seed)
-    with pymupdf.open(source) as src, pymupdf.open() as out:
+    with open_pdf(source) as src, pymupdf.open() as out:
         for index in pages:
             page = src.load_page(index)
             pixmap = _degraded(page, dpi, rng) if degrade else page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)

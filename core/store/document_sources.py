@@ -17,6 +17,7 @@ import os
 import re
 from typing import NamedTuple
 
+from core.store import file_guard
 from core.store.database import ProjectDatabase
 
 _RECORDS: dict[tuple[str, int, int], dict] = {}  # (path, size, mtime_ns) -> record, for old read-only projects
@@ -96,6 +97,13 @@ def pdf_record(path: str) -> dict:
 
 
 def _read_pdf(path: str) -> dict:
+    """What the PDF says about itself; {} when it cannot be read or is an open project file.
+
+    The project-file guard comes first (as in :func:`core.ingest.pdf_open.open_pdf`, which this layer
+    cannot import): MuPDF opening and closing a live project's file would drop its SQLite locks.
+    """
+    if file_guard.is_open(path):
+        return {}
     try:
         import pymupdf
 

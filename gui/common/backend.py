@@ -209,10 +209,10 @@ def test_connection(settings: AppSettings) -> str:
 
 def search_pdf(pdf_path: Path, text: str, progress: Progress) -> list[tuple[int, tuple[float, float, float, float]]]:
     """Every place ``text`` occurs in the PDF, as (1-based page, rect); a job of its own fitz document."""
-    import pymupdf
+    from core.ingest.pdf_open import open_pdf  # the guarded open: never MuPDF on an open project file
 
     hits: list[tuple[int, tuple[float, float, float, float]]] = []
-    with pymupdf.open(pdf_path) as doc:
+    with open_pdf(pdf_path) as doc:
         total = doc.page_count
         for number in range(total):
             for rect in doc[number].search_for(text):

@@ -13,28 +13,28 @@ from pathlib import Path
 import pymupdf
 from PySide6.QtGui import QImage, QPixmap
 
-from core.errors import PdfError
+from core.errors import PdfError, ProjectError
+from core.ingest import pdf_open
 
 CACHE_PAGES = 16
 
 
 def open_pdf(path: str | Path) -> pymupdf.Document:
-    """Open a PDF for viewing, turning MuPDF's failures into a :class:`PdfError` a person can act on."""
+    """Open a PDF for viewing through core's one guarded open (:func:`core.ingest.pdf_open.open_pdf`).
+
+    Why not MuPDF directly: a path that is an open project file must be refused before MuPDF opens
+    and closes it (that drops the project's SQLite locks); core's open does that and turns every
+    other failure (damaged, password, no pages) into a :class:`PdfError`, the one error the view's
+    callers catch.  Only a missing file gets the viewer's own advice: an ingested grammar that is
+    gone was moved, not mistyped.
+    """
     target = Path(path)
     if not target.exists():
         raise PdfError(f"The PDF {target} is missing.", "It was moved or deleted; put it back or re-ingest it.")
     try:
-        doc = pymupdf.open(target)
-    except Exception as exc:  # MuPDF raises several types for damaged files
-        raise PdfError(f"{target.name} cannot be opened as a PDF ({exc}).",
-                       "The file is damaged or not a PDF. Try another copy of the grammar.") from exc
-    if doc.needs_pass:
-        doc.close()
-        raise PdfError(f"{target.name} is password-protected.", "Save an unprotected copy and open that.")
-    if doc.page_count == 0:
-        doc.close()
-        raise PdfError(f"{target.name} has no pages.", "The file is damaged or empty. Try another copy.")
-    return doc
+        return pdf_open.open_pdf(target)
+    except ProjectError as exc:  # an open project given as the grammar: still "cannot show this PDF" to the view
+        raise PdfError(exc.message, exc.hint) from exc
 
 
 class PixmapCache:

@@ -71,6 +71,32 @@ def test_an_open_project_is_refused_as_a_grammar_pdf(live) -> None:
         open_pdf(live.path)
 
 
+def test_reading_a_grammars_record_never_hands_an_open_project_to_mupdf(live) -> None:
+    """The exports' PDF record (core.store.document_sources) skipped the guard; MuPDF's close dropped the locks."""
+    from core.store.document_sources import pdf_record
+
+    before = locks_on(live.path) if Path("/proc/locks").exists() else None
+    assert pdf_record(str(live.path)) == {}
+    if before is not None:
+        assert before and locks_on(live.path) == before
+
+
+def test_only_the_guarded_opens_call_mupdf_on_a_path() -> None:
+    """Every MuPDF open of a user's file goes through core.ingest.pdf_open.open_pdf (issue 29).
+
+    The one exception is the store's record reader, which cannot import ingest and checks the guard itself
+    (the test above); ``pymupdf.open()`` with no argument makes a new, empty document and is allowed.
+    """
+    allowed = {"core/ingest/pdf_open.py", "core/store/document_sources.py"}
+    found = []
+    for folder in ("core", "gui", "cli", "bench"):
+        for path in sorted((REPO / folder).rglob("*.py")):
+            text = path.read_text(encoding="utf-8")
+            for match in re.finditer(r"\b(?:pymupdf|fitz)\.(?:open|Document)\((?!\))", text):
+                found.append(f"{path.relative_to(REPO).as_posix()}:{text.count(chr(10), 0, match.start()) + 1}")
+    assert [f for f in found if f.split(":")[0] not in allowed] == []
+
+
 def test_a_write_is_refused_when_the_wal_was_deleted_under_the_connection(live) -> None:
     coding.code(live, "GB020", "1")
     os.unlink(f"{live.path}-wal")  # what a second process does once it believes it is the last user

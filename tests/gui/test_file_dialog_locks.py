@@ -131,3 +131,23 @@ def test_dialogs_beside_cli_commands_lose_no_decision(qtbot, gui_store, tmp_path
         stored = [(r, f) for r, f in reopened.conn.execute("SELECT reviewer, feature_id FROM decisions ORDER BY id")]
         assert reopened.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert stored == expected  # 15 of 15
+
+
+@pytest.mark.parametrize("how", ["view", "search"])
+def test_the_pdf_view_and_its_search_refuse_a_live_project_and_keep_its_locks(qtbot, tmp_path: Path, how) -> None:
+    """Issue 29: the viewer's open and the PDF search opened any path with MuPDF, skipping the project guard."""
+    from core.errors import GrammarLensError, PdfError
+    from core.progress import null_progress
+    from gui.common.backend import search_pdf
+    from gui.pdf.page_pixmaps import open_pdf
+
+    project = _live_project(tmp_path)
+    before = locks_on(project.path)  # type: ignore[attr-defined]
+    assert before
+    with pytest.raises(PdfError if how == "view" else GrammarLensError, match="open GrammarLens project"):
+        if how == "view":
+            open_pdf(project.path)  # type: ignore[attr-defined]
+        else:
+            search_pdf(project.path, "the", null_progress())  # type: ignore[attr-defined]
+    assert locks_on(project.path) == before  # type: ignore[attr-defined]
+    project.close()  # type: ignore[attr-defined]
