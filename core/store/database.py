@@ -274,4 +274,23 @@ def environment_error(path: Path, exc: sqlite3.Error) -> ProjectError:
                             f"Free some space on the disk of {path.parent}; the last change was rolled back.")
     if is_damage(exc):
         return damaged_error(path, str(exc))
+    if "unable to open" in text:
+        return _unopenable_error(path, exc)
     return ProjectError(f"Project file {path} could not be used: {exc}.", "")
+
+
+def _unopenable_error(path: Path, exc: sqlite3.Error) -> ProjectError:
+    """SQLite's "unable to open database file": name the sibling it needed when that is not a file (issue 29).
+
+    SQLite keeps a WAL project's log and index beside it (``-wal``, ``-shm``); a folder of that name (a sync
+    tool's conflict copy, a mistaken ``mkdir``) stops every user, root included, and SQLite does not say why.
+    """
+    for suffix in ("-wal", "-shm", "-journal"):
+        sibling = Path(f"{path}{suffix}")
+        if sibling.exists() and not sibling.is_file():
+            return ProjectError(f"Project file {path} cannot be opened: {sibling.name} beside it is a folder, "
+                                "where SQLite keeps a file of the project.",
+                                f"Nothing was written. Move or rename the folder {sibling} and open the project again.")
+    return ProjectError(f"Project file {path} could not be used: {exc}.",
+                        f"Nothing was written. Check that {path.parent} and the files beside the project can be "
+                        "read and written.")

@@ -185,28 +185,59 @@ def test_a_corrupt_project_is_refused_and_left_untouched(tmp_path: Path) -> None
     assert _digest(path) == before
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root ignores file permissions")
-def test_a_read_only_project_is_refused_for_writing(tmp_path: Path) -> None:
+def test_a_project_sqlite_cannot_write_refuses_every_write_for_every_user(tmp_path: Path) -> None:
+    """Root and other users alike (it was skipped as root and failed for others, issue 29).
+
+    File permissions stop only other users, so the condition is one no user gets past: a folder where
+    SQLite keeps the project's shared index (``-shm``).  The project opens, reads work, and a write
+    says "read-only" with the path and changes nothing.
+    """
     path = _project_with_one_book(tmp_path)
-    path.chmod(stat.S_IRUSR)
+    with open_project(path) as project:
+        paragraphs = len(list_paragraphs(project))
+    before = _digest(path)
+    (tmp_path / f"{path.name}-shm").mkdir()
+    with open_project(path) as project:
+        assert len(list_paragraphs(project)) == paragraphs
+        with pytest.raises(ProjectError) as info:
+            with project.transaction():
+                project.conn.execute("DELETE FROM paragraphs")
+    assert info.value.message == f"Project file {path} is read-only."
+    assert info.value.hint.startswith("Nothing was written.")
+    assert _digest(path) == before
+    (tmp_path / f"{path.name}-shm").rmdir()
+    _assert_unchanged(path, 1, paragraphs)
+
+
+def test_a_folder_where_the_projects_log_belongs_is_named_in_the_error(tmp_path: Path) -> None:
+    """SQLite only says "unable to open database file"; the error names the folder in the way, for root too."""
+    path = _project_with_one_book(tmp_path)
+    with open_project(path) as project:
+        paragraphs = len(list_paragraphs(project))
+    before = _digest(path)
+    wal = tmp_path / f"{path.name}-wal"
+    wal.mkdir()
     with pytest.raises(ProjectError) as info:
         open_project(path)
-    assert "read-only" in info.value.message
+    assert f"{wal.name} beside it is a folder" in info.value.message
+    assert str(wal) in info.value.hint
+    assert _digest(path) == before
+    wal.rmdir()
+    _assert_unchanged(path, 1, paragraphs)
 
 
-def test_a_read_only_project_is_refused_even_as_root(tmp_path: Path) -> None:
+def test_a_read_only_project_refuses_writes_even_as_root(tmp_path: Path) -> None:
+    """Without write permission another user gets a read-only project by itself; root asks for one (``readonly``)."""
     path = _project_with_one_book(tmp_path)
     path.chmod(stat.S_IRUSR)
     before = _digest(path)
     try:
-        if os.access(path, os.W_OK):  # root: simulate with the read-only open mode of SQLite
-            with open_project(path, readonly=True) as project, pytest.raises(ProjectError) as info:
-                with project.transaction():
-                    project.conn.execute("DELETE FROM paragraphs")
-            assert "read-only" in info.value.message
-        else:
-            with pytest.raises(ProjectError):
-                open_project(path)
+        with open_project(path, readonly=os.access(path, os.W_OK)) as project, \
+                pytest.raises(ProjectError) as info:
+            assert project.readonly
+            with project.transaction():
+                project.conn.execute("DELETE FROM paragraphs")
+        assert "read-only" in info.value.message and str(path) in info.value.message
     finally:
         path.chmod(stat.S_IRUSR | stat.S_IWUSR)
     assert _digest(path) == before
