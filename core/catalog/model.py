@@ -121,16 +121,6 @@ class Feature:
         """The prompt's wording of ``code`` ("1" for GB107's "present")."""
         return next((word for c, word in self.option_pairs() if c == code), None)
 
-    def code_of(self, text: str) -> str | None:
-        """The code that a label, an option word or a code itself names (exact match)."""
-        for code, label in self.values:
-            if text in (code, label):
-                return code
-        return next((code for code, word in self.option_pairs() if word == text), None)
-
-    def part_label(self, feature_id: str) -> str | None:
-        return next((label for pid, label in self.parts if pid == feature_id), None)
-
     @property
     def prompt_question(self) -> str:
         return self.question or default_question(self.name)

@@ -50,12 +50,6 @@ def page_ranges(labels: list[str]) -> str:
     return ", ".join(others + parts)
 
 
-def source_of(key: str, entry: ProfileEntry) -> str:
-    """``key[pages]`` of the pages the value cites (:func:`cited_pages`), all under one key."""
-    pages = page_ranges([label for _doc, label in cited_pages(entry)]).replace(";", ",")
-    return f"{key}[{pages}]" if pages else key
-
-
 def cited_pages(entry: ProfileEntry) -> list[tuple[int | None, str]]:
     """(document id, printed page) the value's source cites: the coder's pins; the model's citations only for
     the model's own value (predicted, accepted); none for a value a coder set without pins."""

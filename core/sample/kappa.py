@@ -40,7 +40,6 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
-MISSING = (None, "", "?")
 SMALL_N = 10  # below this many items kappa is printed with a "small n" flag
 BINARY_SCALE = (("0", "absent"), ("1", "present"))
 
@@ -97,10 +96,6 @@ def cohen_kappa(a: Sequence[str | None], b: Sequence[str | None]) -> Kappa:
     if len(a) != len(b):
         raise ValueError(f"the raters labelled different numbers of items ({len(a)} and {len(b)})")
     return feature_kappa(("", x, y) for x, y in zip(a, b, strict=True))
-
-
-def is_missing(code: str | None) -> bool:
-    return code in MISSING
 
 
 def category(feature_id: str, code: str) -> str:

@@ -81,12 +81,6 @@ def mark_imported(project: ProjectDatabase, custom_id: str, classification_id: i
                          (classification_id, now_iso(), custom_id))
 
 
-def pending_count(project: ProjectDatabase) -> int:
-    """Requests written but not answered yet."""
-    return int(project.conn.execute(
-        "SELECT count(*) FROM batch_requests WHERE classification_id IS NULL").fetchone()[0])
-
-
 def paragraph_texts(project: ProjectDatabase, ids: Iterable[int]) -> dict[int, str]:
     """Paragraph id -> text (only these two columns: rebuilding thousands of prompts needs no full rows)."""
     wanted = list(dict.fromkeys(ids))
