@@ -22,6 +22,7 @@ from pathlib import Path
 from core.errors import GrammarLensError
 from core.profile.scoring import GoldValue, ProfileScores, project_codes, score_profiles
 from core.progress import Progress, null_progress
+from core.records.vocabulary import JobState
 
 VOCABULARY_TOP = 5  # "a paragraph hit from vocabulary": one of the best five matches a vocabulary phrase
 
@@ -212,7 +213,7 @@ def _collect_evidence(project, grammar: Grammar, job, raw_evidence: dict[str, li
 
     for item in job.items:
         fid, run_id = item.feature_id, item.retrieval_run_id
-        if item.state != "done" or run_id is None:  # failed: reported under "failed", not counted as a miss
+        if item.state != JobState.DONE or run_id is None:  # failed: reported under "failed", not counted as a miss
             continue
         hits = run_hits(project, run_id, VOCABULARY_TOP)
         vocabulary_hit = any(h.signals.get("vocabulary", 0.0) > 0 for h in hits)

@@ -15,13 +15,16 @@ import random
 import sys
 from pathlib import Path
 
+from core.records.vocabulary import ProfileStatus
+
 REPO = Path(__file__).resolve().parent.parent
 AFRICA = ["swah1253", "gand1255", "kiku1240", "amha1245", "soma1255", "luok1236", "suku1261", "nyam1276",
           "sand1273", "hadz1240", "iraq1241", "kamb1297", "haya1250", "rund1242", "kiny1244", "tigr1271", "afar1241"]
 MELANESIA = ["wara1294", "fiji1243", "tokp1240", "motu1246", "kala1397", "yima1243", "bisl1239", "mari1426",
              "kewa1250", "enga1252", "wahg1249", "amel1241"]
 FEATURES = ["GB020", "GB021", "GB022", "GB107", "GB257", "GB260", "GB262", "GB263", "GB286", "GB291", "81A"]
-STATUSES = ["coded", "coded", "accepted", "predicted", "unknown", None]
+STATUSES = [ProfileStatus.CODED, ProfileStatus.CODED, ProfileStatus.ACCEPTED, ProfileStatus.PREDICTED,
+            ProfileStatus.UNKNOWN, None]  # drawn with these weights
 
 
 def sample_view(glottocodes: list[str], seed: int):
@@ -47,7 +50,7 @@ def sample_view(glottocodes: list[str], seed: int):
             if status is None:
                 continue
             codes = [c for c, _l in catalog.get(fid).values]
-            code_ = "?" if status == "unknown" else rng.choice(codes[:3])
+            code_ = "?" if status == ProfileStatus.UNKNOWN else rng.choice(codes[:3])
             cells[(language.key, fid)] = SampleCell(code_, dict(catalog.get(fid).values).get(code_), status, "ana",
                                                     rng.choice(codes[:2]) if rng.random() < 0.5 else None)
     return SampleView(languages, FEATURES, cells, groups={f: ("WALS" if f[0].isdigit() else "Grambank")

@@ -15,6 +15,7 @@ import json
 
 from cli import arg_types
 from core.errors import GrammarLensError
+from core.records.vocabulary import ProfileStatus
 
 
 def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAction) -> None:
@@ -99,8 +100,8 @@ def _code(args: argparse.Namespace) -> int:
 
 
 def _undecided(feature_id: str) -> dict:
-    return {"feature": feature_id, "value": None, "label": None, "status": "uncoded", "pins": [], "note": None,
-            "reviewer": None, "time": None}
+    return {"feature": feature_id, "value": None, "label": None, "status": ProfileStatus.UNCODED, "pins": [],
+            "note": None, "reviewer": None, "time": None}
 
 
 def _describe(d) -> str:

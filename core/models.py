@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import NamedTuple
 
 
 class ParagraphKind(StrEnum):
@@ -46,6 +47,20 @@ class Rect:
 
     def as_list(self) -> list[float]:
         return [self.pdf_page, round(self.x0, 2), round(self.y0, 2), round(self.x1, 2), round(self.y1, 2)]
+
+
+class PageRow(NamedTuple):
+    """One page of an ingested PDF as the store keeps it (``pages``): its printed number, its source, its size.
+
+    A named tuple: ingest builds thousands, and the store also takes a plain 6-tuple in this order.
+    """
+
+    pdf_page: int  # 1-based
+    page_label: str
+    label_source: LabelSource
+    width: float
+    height: float
+    chars: int  # characters of body text (furniture left out)
 
 
 @dataclass(frozen=True)

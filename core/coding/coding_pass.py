@@ -19,13 +19,20 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from core.coding.values import coding_ids
+from core.records.classifications import ModelValue
 from core.records.decisions import Decision
+from core.records.vocabulary import FilterKey
 from core.store import decisions as store
 from core.store.database import ProjectDatabase
 
-ALL, UNCODED, PREDICTED, DISAGREE = "all", "uncoded", "predicted", "disagree"
-FILTERS = (ALL, UNCODED, PREDICTED, DISAGREE)
-FILTER_LABELS = {ALL: "all", UNCODED: "uncoded", PREDICTED: "predicted, not reviewed",
+# The pass's filters (:class:`FilterKey`) under the names the coding layer has always exported; typed ``str``
+# because a filter also arrives as a plain string (a saved resume point, ``--filter``) and is checked here.
+ALL: str = FilterKey.ALL
+UNCODED: str = FilterKey.UNCODED
+PREDICTED: str = FilterKey.PREDICTED
+DISAGREE: str = FilterKey.DISAGREE
+FILTERS: tuple[str, ...] = tuple(FilterKey)
+FILTER_LABELS: dict[str, str] = {ALL: "all", UNCODED: "uncoded", PREDICTED: "predicted, not reviewed",
                  DISAGREE: "disagreeing with WALS/Grambank"}
 
 
@@ -223,8 +230,8 @@ def undo_act(project: ProjectDatabase, act: Sequence[Decision], *, reviewer: str
     return ActUndone(True, restored=restored)
 
 
-def _state(fid: str, decision: Decision | None, model: tuple | None, reference: str | None) -> FeatureState:
-    return FeatureState(fid, decision, model[1] if model else None, model[2] if model else None, model is not None,
+def _state(fid: str, decision: Decision | None, model: ModelValue | None, reference: str | None) -> FeatureState:
+    return FeatureState(fid, decision, model.code if model else None, model.label if model else None, model is not None,
                         reference)
 
 

@@ -17,7 +17,9 @@ from typing import Callable, Iterable, ParamSpec, Sequence, TypeVar
 
 from core.coding.values import NOT_ENOUGH_INFORMATION, codable_feature, resolve_value
 from core.errors import GrammarLensError
+from core.records.classifications import ModelValue, ValueRecord
 from core.records.decisions import ACCEPTED, CODED, NOTE, OVERRIDDEN, UNKNOWN, UNKNOWN_CODE, Decision, Pin
+from core.records.vocabulary import DecisionStatus
 from core.store import decisions as store
 from core.store.database import ProjectDatabase
 from core.timestamps import now_iso
@@ -100,7 +102,7 @@ def code(project: ProjectDatabase, feature_id: str, value: str, *, paragraph_ids
         action, status = "unknown", UNKNOWN
     elif model is None:
         action, status = "code", CODED
-    elif model[1] == vcode:
+    elif model.code == vcode:
         action, status = "accept", ACCEPTED
     else:
         action, status = "override", OVERRIDDEN
@@ -114,7 +116,7 @@ def code(project: ProjectDatabase, feature_id: str, value: str, *, paragraph_ids
         pins = kept
     return _append(project, [store.NewDecision(
         feature.id, _parent(project, feature.id, model), action, status, vcode, label, _note(note, before),
-        reviewer, now_iso(), model[0] if model else None, pins=pins)])[0]
+        reviewer, now_iso(), model.classification_id if model else None, pins=pins)])[0]
 
 
 @_one_transaction
@@ -125,7 +127,7 @@ def accept(project: ProjectDatabase, classification_id: int, *, feature_id: str 
     The accepted value pins the paragraphs the model cited, unless the feature has pins already.
     """
     parent, values = _classification(project, classification_id)
-    chosen = [v for v in values if feature_id in (None, parent, v[0])]
+    chosen = [v for v in values if feature_id in (None, parent, v.feature_id)]
     if not chosen:
         if not values:
             raise GrammarLensError("The model's answer holds no value to accept.",
@@ -133,7 +135,8 @@ def accept(project: ProjectDatabase, classification_id: int, *, feature_id: str 
         raise GrammarLensError(f"{feature_id} is not part of {parent}.", "Name one of its parts.")
     cited = store.cited_pins(project, classification_id)
     rows = []
-    for fid, vcode, label in chosen:
+    for value in chosen:
+        fid, vcode, label = value.feature_id, value.code, value.label
         before = current(project, fid)
         unknown = vcode is None or label == NOT_ENOUGH_INFORMATION
         rows.append(store.NewDecision(
@@ -149,7 +152,7 @@ def override(project: ProjectDatabase, classification_id: int, value: str, *, fe
     """Replace a model answer's value (of the part ``feature_id`` for a multi-label answer) by another one or "?"."""
     parent, values = _classification(project, classification_id)
     target = feature_id or parent
-    if target != parent and target not in {v[0] for v in values} and not _is_part(parent, target):
+    if target != parent and target not in {v.feature_id for v in values} and not _is_part(parent, target):
         raise GrammarLensError(f"{target} is not part of {parent}.", "Name one of its parts.")
     feature = codable_feature(target)
     vcode, label = resolve_value(feature, value)
@@ -214,8 +217,8 @@ def undo(project: ProjectDatabase, feature_id: str, *, reviewer: str = "") -> De
     if not active:
         raise GrammarLensError(f"Nothing to undo for {fid}.", "It has no decision yet.")
     last = active[-1]
-    _append(project, [store.NewDecision(fid, last.parent_id, "undo", "undo", None, None, None, reviewer, now_iso(),
-                                        last.classification_id, undoes=last.id)])
+    _append(project, [store.NewDecision(fid, last.parent_id, "undo", DecisionStatus.UNDO, None, None, None, reviewer,
+                                        now_iso(), last.classification_id, undoes=last.id)])
     return active[-2] if len(active) > 1 else None
 
 
@@ -249,13 +252,13 @@ def _note(note: str | None, before: Decision | None) -> str | None:
     return before.note if before else None
 
 
-def _parent(project: ProjectDatabase, feature_id: str, model: tuple | None) -> str:
+def _parent(project: ProjectDatabase, feature_id: str, model: ModelValue | None) -> str:
     if model is None:
         return feature_id
-    return store.classification_feature(project, model[0]) or feature_id
+    return store.classification_feature(project, model.classification_id) or feature_id
 
 
-def _classification(project: ProjectDatabase, classification_id: int) -> tuple[str, list[tuple[str, str | None, str]]]:
+def _classification(project: ProjectDatabase, classification_id: int) -> tuple[str, list[ValueRecord]]:
     parent = store.classification_feature(project, classification_id)
     if parent is None:
         raise GrammarLensError(f"There is no classification {classification_id}.", "List them with 'classifications'.")

@@ -36,7 +36,7 @@ from core.ingest.segment import (
     split_hanging_indents,
 )
 from core.ingest.text import LazyVocabulary, clean, join_prose_lines
-from core.models import LabelSource, Language, Paragraph, ParagraphKind, Rect
+from core.models import LabelSource, Language, PageRow, Paragraph, ParagraphKind, Rect
 from core.progress import Progress
 from core.store.database import ProjectDatabase
 from core.store.ocr_pages import set_document_ocr
@@ -102,7 +102,8 @@ def _ingest(project: ProjectDatabase, path: Path, language: str | None, glottoco
         raise scanned_error(path.name)
     chosen_language = _choose_language(project, language, glottocode, title, front_pages)
     labels_source = _document_label_source(page_rows)
-    printed_1 = next((p[0] for p in page_rows if p[1] == "1" and p[2] is not LabelSource.PDF_PAGE), None)
+    printed_1 = next((p.pdf_page for p in page_rows
+                      if p.page_label == "1" and p.label_source is not LabelSource.PDF_PAGE), None)
     seconds = time.perf_counter() - started
     progress.step(len(pages), len(pages), "saving")
     fields = {
@@ -136,7 +137,7 @@ def body_size_of(pages: list[PageText]) -> float:
 
 def build_paragraphs(
     pages: list[PageText], toc: list, progress: Progress | None = None
-) -> tuple[list[Paragraph], list[tuple[int, str, LabelSource, float, float, int]]]:
+) -> tuple[list[Paragraph], list[PageRow]]:
     """Pass two: furniture, labels, rows, paragraphs, sections and kinds for the whole book."""
     body_size = body_size_of(pages)
     edges = [furn.edge_lines(p.fragments, p.height) for p in pages]
@@ -146,14 +147,14 @@ def build_paragraphs(
         [furn.page_number_candidates(e) for e in furniture_edges]
     )
     rows_by_page: list[list[Row]] = []
-    page_rows = []
+    page_rows: list[PageRow] = []
     for index, page in enumerate(pages):
         drop = {id(f) for e in furniture_edges[index] for f in e.fragments}
         drop.update(id(f) for f in furn.margin_line_numbers(page.fragments, page.width))
         body = [f for f in page.fragments if id(f) not in drop]
         rows_by_page.append(build_rows(body, page.width))
         chars = sum(len(f.text) for f in body)
-        page_rows.append((index + 1, labels[index].label, labels[index].source, page.width, page.height, chars))
+        page_rows.append(PageRow(index + 1, labels[index].label, labels[index].source, page.width, page.height, chars))
         if progress is not None and index % 50 == 0:
             progress.check()
     margins = document_margins(rows_by_page, body_size)
@@ -322,8 +323,8 @@ def _rects(rows: list[PlacedRow]) -> tuple[Rect, ...]:
     return tuple(Rect(page + 1, x0, y0, x1, y1) for page, _column, x0, y0, x1, y1 in runs)
 
 
-def _document_label_source(page_rows: list[tuple[int, str, LabelSource, float, float, int]]) -> LabelSource:
-    sources = Counter(p[2] for p in page_rows)
+def _document_label_source(page_rows: list[PageRow]) -> LabelSource:
+    sources = Counter(p.label_source for p in page_rows)
     return sources.most_common(1)[0][0] if sources else LabelSource.PDF_PAGE
 
 

@@ -25,6 +25,7 @@ from core.llm.prompts import Evidence, Prompt, build_prompt
 from core.llm.settings import LlmSettings
 from core.llm.tokens import estimate_tokens
 from core.records.classifications import Flag
+from core.records.vocabulary import ErrorKind
 
 MAX_SHRINKS = 4
 _FORMAT_REFUSED: set[tuple[str, str]] = set()  # (base url, model) that rejected JSON-schema answers
@@ -79,13 +80,14 @@ def ask(client: LlmClient, feature: Feature, config: str, language: str, evidenc
             try:
                 response = client.complete(prompt.messages, response_format=prompt.response_format)
             except LlmError as exc:
-                if exc.kind == "format_unsupported" and settings.answer_format == "auto" and fmt == "json_schema":
+                unsupported = exc.kind == ErrorKind.FORMAT_UNSUPPORTED
+                if unsupported and settings.answer_format == "auto" and fmt == "json_schema":
                     with _FORMAT_LOCK:
                         _FORMAT_REFUSED.add((settings.public_base_url(), settings.model))
                     fmt = "conclusion"
                     prompt = build_prompt(feature, config, language, items, fmt)
                     continue
-                if exc.kind == "context_length" and items and shrinks < MAX_SHRINKS:
+                if exc.kind == ErrorKind.CONTEXT_LENGTH and items and shrinks < MAX_SHRINKS:
                     shrinks += 1
                     before = len(items)
                     items = items[: len(items) // 2]
@@ -149,7 +151,8 @@ def fit_to_context(feature: Feature, config: str, language: str, items: list[Evi
         raise LlmError(
             f"Even without paragraphs the prompt (~{bare:,} tokens) does not fit model {s.model!r} "
             f"({window:,} tokens of context).",
-            "Choose a model with a longer context or set its context size in the settings.", kind="context_length")
+            "Choose a model with a longer context or set its context size in the settings.",
+            kind=ErrorKind.CONTEXT_LENGTH)
     used = bare
     kept: list[Evidence] = []
     for e in items:

@@ -24,6 +24,7 @@ from core.errors import GrammarLensError
 from core.llm.client import LlmClient
 from core.llm.errors import LlmError
 from core.llm.settings import LlmSettings
+from core.records.vocabulary import ErrorKind
 
 if TYPE_CHECKING:
     import openai
@@ -131,7 +132,7 @@ def _status(batch) -> BatchStatus:
 def _unknown(batch_id: str, settings: LlmSettings):
     return lambda: LlmError(f"There is no batch {batch_id!r} at {settings.public_base_url()}.",
                             "Use the id that 'batch submit' printed (batch_...), with the same --base-url and key.",
-                            kind="not_found")
+                            kind=ErrorKind.NOT_FOUND)
 
 
 def submit(requests_path: str | os.PathLike, settings: LlmSettings, *, model: str | None = None,
@@ -227,5 +228,5 @@ def _append_file(client: LlmClient, fh: BinaryIO, batch_id: str, file_id: str) -
 
     count, _ = client.call(download, not_found=lambda: LlmError(
         f"The results file {file_id} of batch {batch_id} is gone.",
-        "Results are kept for a limited time; submit the batch again.", kind="not_found"))
+        "Results are kept for a limited time; submit the batch again.", kind=ErrorKind.NOT_FOUND))
     return count

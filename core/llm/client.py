@@ -24,6 +24,7 @@ from core.errors import error_text
 from core.llm.errors import LlmError, redact
 from core.llm.pricing import cost_usd
 from core.llm.settings import LlmSettings, resolve_api_key
+from core.records.vocabulary import ErrorKind
 
 LOCAL_PLACEHOLDER_KEY = "not-needed"  # local servers ignore the key but the openai package wants one
 _SEMAPHORES: dict[tuple[str, int], threading.BoundedSemaphore] = {}
@@ -74,7 +75,7 @@ class LlmClient:
                     "No API key for OpenAI.",
                     "Set GRAMMARLENS_API_KEY (or OPENAI_API_KEY), or save a key in the settings (kept in the "
                     "system keyring); or give --base-url of a local server such as Ollama.",
-                    kind="no_key",
+                    kind=ErrorKind.NO_KEY,
                 )
             key = LOCAL_PLACEHOLDER_KEY
         self._key = key
@@ -146,42 +147,43 @@ class LlmClient:
         if isinstance(exc, openai.APITimeoutError):
             return LlmError(f"The model server at {where} did not answer within {self.settings.timeout_s:g} s.",
                             "Try again later, raise the timeout, or use a smaller model or fewer paragraphs.",
-                            kind="timeout", retryable=True)
+                            kind=ErrorKind.TIMEOUT, retryable=True)
         if isinstance(exc, openai.APIConnectionError):
             return LlmError(f"Cannot reach the model server at {where}.",
                             "Check that the server is running and the base URL is right (e.g. "
-                            "http://localhost:11434/v1 for Ollama).", kind="connection", retryable=True)
+                            "http://localhost:11434/v1 for Ollama).", kind=ErrorKind.CONNECTION, retryable=True)
         status = getattr(exc, "status_code", None)
         if isinstance(exc, openai.AuthenticationError) or status == 401:
             return LlmError(f"The model server at {where} refused the API key (401).",
                             "Check GRAMMARLENS_API_KEY / OPENAI_API_KEY or the key saved in the settings.",
-                            kind="auth")
+                            kind=ErrorKind.AUTH)
         if isinstance(exc, openai.PermissionDeniedError) or status == 403:
             return LlmError(f"The API key may not use model {model!r} at {where} (403): {detail}",
-                            "Check the key's permissions or choose another model.", kind="auth")
+                            "Check the key's permissions or choose another model.", kind=ErrorKind.AUTH)
         if isinstance(exc, openai.NotFoundError) or status == 404:
             return LlmError(f"Model {model!r} is not available at {where} (404).",
                             "Check the model name (for Ollama, 'ollama list' shows installed models).",
-                            kind="model_not_found")
+                            kind=ErrorKind.MODEL_NOT_FOUND)
         if isinstance(exc, openai.RateLimitError) or status == 429:
             if "insufficient_quota" in detail:
                 return LlmError(f"The account behind the API key has no quota left at {where}.",
-                                "Check the billing of the account.", kind="quota")
+                                "Check the billing of the account.", kind=ErrorKind.QUOTA)
             return LlmError(f"The model server at {where} is rate-limiting requests (429).",
-                            "Wait a minute and try again, or lower the concurrency.", kind="rate_limited",
+                            "Wait a minute and try again, or lower the concurrency.", kind=ErrorKind.RATE_LIMITED,
                             retryable=True)
         if status is not None and status >= 500:
             return LlmError(f"The model server at {where} failed ({status}): {detail}",
-                            "This is usually temporary; try again later.", kind="server", retryable=True)
+                            "This is usually temporary; try again later.", kind=ErrorKind.SERVER, retryable=True)
         low = detail.lower()
         if status in (400, 413, 422) and ("context" in low or "too long" in low or "maximum" in low and "token" in low):
             return LlmError(f"The prompt is longer than model {model!r} accepts: {detail}",
-                            "Use fewer paragraphs or a model with a longer context.", kind="context_length")
+                            "Use fewer paragraphs or a model with a longer context.", kind=ErrorKind.CONTEXT_LENGTH)
         if status in (400, 422) and ("response_format" in low or "json_schema" in low or "structured" in low):
             return LlmError(f"The server at {where} does not support JSON-schema answers: {detail}",
-                            "GrammarLens falls back to the 'Conclusion:' answer format.", kind="format_unsupported")
+                            "GrammarLens falls back to the 'Conclusion:' answer format.",
+                            kind=ErrorKind.FORMAT_UNSUPPORTED)
         return LlmError(f"The model server at {where} rejected the request ({status}): {detail}",
-                        "Check the model name and settings.", kind="bad_request")
+                        "Check the model name and settings.", kind=ErrorKind.BAD_REQUEST)
 
 
 MAX_TOKENS = 10 ** 9  # a larger token count is garbage (the batch import's limit too)
@@ -191,7 +193,7 @@ _MALFORMED_HINT = ("The server does not answer in OpenAI's chat-completions form
 
 def _malformed(why: str, where: str | None) -> LlmError:
     at = f" of the model server at {where}" if where else ""
-    return LlmError(f"The reply{at} cannot be read: {why}.", _MALFORMED_HINT, kind="bad_reply", retryable=False)
+    return LlmError(f"The reply{at} cannot be read: {why}.", _MALFORMED_HINT, kind=ErrorKind.BAD_REPLY, retryable=False)
 
 
 def read_reply_json(data: bytes, where: str | None = None) -> object:
@@ -234,7 +236,7 @@ def read_chat_response(response: object, model: str, seconds: float = 0.0, attem
     if choices is None or choices == []:
         at = f" at {where}" if where else ""
         raise LlmError(f"The server{at} sent a reply without any answer.", "Try again or try another model.",
-                       kind="empty", retryable=False)
+                       kind=ErrorKind.EMPTY, retryable=False)
     if not isinstance(choices, list):
         raise _malformed(f"its choices is {json_kind(choices)}, not a list", where)
     choice = choices[0]

@@ -8,19 +8,19 @@ a status code, so the client's backoff loop, the CLI and the GUI agree on what i
 from __future__ import annotations
 
 from core.errors import GrammarLensError
+from core.records.vocabulary import ErrorKind
 
 
 class LlmError(GrammarLensError):
     """A failed exchange with the language model server.
 
-    ``kind`` is a short machine-readable tag (``"auth"``, ``"model_not_found"``,
-    ``"rate_limited"``, ``"server"``, ``"timeout"``, ``"connection"``, ``"context_length"``,
-    ``"format_unsupported"``, ``"empty"``, ``"bad_reply"`` (a reply that cannot be read), ``"no_key"``,
-    ``"bad_request"``) so callers can react to a case (shrink the evidence, fall back to the
+    ``kind`` is a :class:`~core.records.vocabulary.ErrorKind` (auth, model not found, rate limited,
+    context length, ...) so callers can react to a case (shrink the evidence, fall back to the
     "Conclusion:" format) without parsing text.
     """
 
-    def __init__(self, message: str, hint: str = "", *, kind: str = "error", retryable: bool = False) -> None:
+    def __init__(self, message: str, hint: str = "", *, kind: ErrorKind = ErrorKind.ERROR,
+                 retryable: bool = False) -> None:
         super().__init__(message, hint)
         self.kind = kind
         self.retryable = retryable

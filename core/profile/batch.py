@@ -20,6 +20,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.catalog import load_catalog
 from core.errors import Cancelled, GrammarLensError, error_text
@@ -30,6 +31,7 @@ from core.llm.prompts import build_prompt
 from core.llm.settings import LlmSettings
 from core.llm.tokens import estimate_tokens
 from core.progress import Progress, null_progress
+from core.records.vocabulary import ErrorKind, JobState
 from core.retrieval import retrieve, store_retrieval_run
 from core.retrieval.book_embeddings import embed_book, needs_book_embeddings
 from core.retrieval.settings import RetrievalSettings
@@ -40,9 +42,13 @@ from core.store.profile_jobs import Job, JobItem  # noqa: F401 - re-exported: co
 from core.store.repository import get_language
 from core.store.retrieval_runs import latest_run_after, max_run_id
 
+if TYPE_CHECKING:
+    from core.llm.client import LlmClient
+
 MODES = ("llm", "retrieval")
 EXPECTED_COMPLETION_TOKENS = 400  # a reasoning paragraph plus the value; the paper's answers are about this long
-FATAL_KINDS = {"auth", "no_key", "model_not_found", "quota", "connection"}  # asking the next feature cannot help
+# asking the next feature cannot help:
+FATAL_KINDS = {ErrorKind.AUTH, ErrorKind.NO_KEY, ErrorKind.MODEL_NOT_FOUND, ErrorKind.QUOTA, ErrorKind.CONNECTION}
 # From this many features on, a job embeds the whole book first (core.retrieval.book_embeddings): their
 # candidates cover much of it, and a few features embed their own ~150 candidates in a second or two.
 BOOK_FIRST_FEATURES = 20
@@ -96,7 +102,7 @@ class BatchResult:
     ran: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # finished before this run started
     failed: dict[str, str] = field(default_factory=dict)
-    state: str = "done"
+    state: JobState = JobState.DONE
 
 
 def job_key(feature_ids: list[str], settings: BatchSettings) -> str:
@@ -151,17 +157,17 @@ def reconcile(project: ProjectDatabase, job_id: int) -> int:
     config = job.settings.get("config")
     changes: list[tuple[str, str, int | None, int | None, str | None]] = []
     for item in job.items:
-        if item.state == "done":
+        if item.state == JobState.DONE:
             continue
         if job.mode == "llm":
             cid = latest_classification_after(project, item.feature_id, job.mark_classification_id,
                                               model=model, config=config)
             if cid is not None:
-                changes.append((item.feature_id, "done", cid, None, None))
+                changes.append((item.feature_id, JobState.DONE, cid, None, None))
         else:
             run_id = latest_run_after(project, item.feature_id, job.mark_retrieval_run_id)
             if run_id is not None:
-                changes.append((item.feature_id, "done", None, run_id, None))
+                changes.append((item.feature_id, JobState.DONE, None, run_id, None))
     profile_jobs.set_items(project, job_id, changes)
     return len(changes)
 
@@ -187,14 +193,72 @@ def estimate(project: ProjectDatabase, feature_ids: list[str], settings: BatchSe
                     cost_usd(llm.model, prompt_tokens, completion, local=local), llm.model, local)
 
 
-def _set_item(project: ProjectDatabase, job_id: int, feature_id: str, state: str, *, classification_id=None,
-              retrieval_run_id=None, error: str | None = None) -> None:
-    profile_jobs.set_item(project, job_id, feature_id, state, classification_id=classification_id,
-                          retrieval_run_id=retrieval_run_id, error=error)
+@dataclass
+class _JobRun:
+    """One run of a job: what its worker threads share (the stop flag, the first fatal error, the result).
 
+    Why an object: the workers, the loop that collects their results and the end of the run read the
+    same few things; as closures inside :func:`run_job` they made it a 90-line function.
+    """
 
-def _set_job(project: ProjectDatabase, job_id: int, state: str) -> None:
-    profile_jobs.set_job_state(project, job_id, state)
+    project_path: str | Path
+    job_id: int
+    settings: BatchSettings
+    progress: Progress
+    result: BatchResult
+    client: LlmClient | None = None  # an "llm" run's (openai is imported only by a run that asks a model)
+    stop: threading.Event = field(default_factory=threading.Event)
+    fatal: list[BaseException] = field(default_factory=list)
+
+    def work(self, feature_id: str) -> tuple[str, int | None, int | None]:
+        """Run one feature in a worker thread (nothing once the run is stopping)."""
+        if self.stop.is_set() or self.progress.cancelled:
+            return feature_id, None, None
+        try:
+            return self._one(feature_id)
+        except Exception as exc:
+            if _is_fatal(exc):
+                self.stop.set()  # here, not in the caller: the next queued feature must not start first
+            raise
+
+    def _one(self, feature_id: str) -> tuple[str, int | None, int | None]:
+        settings = self.settings
+        with open_project(self.project_path) as conn:
+            if settings.mode == "llm":
+                from core.llm.classification import classify  # openai, as LlmClient in run_job
+
+                c = classify(conn, feature_of(feature_id), config=settings.config, client=self.client,
+                             retrieval_settings=settings.retrieval)
+                profile_jobs.set_item(conn, self.job_id, feature_id, JobState.DONE, classification_id=c.id)
+                return feature_id, c.id, c.retrieval_run_id
+            run_id = _retrieve_only(conn, feature_id, settings)
+            profile_jobs.set_item(conn, self.job_id, feature_id, JobState.DONE, retrieval_run_id=run_id)
+            return feature_id, None, run_id
+
+    def collect(self, project: ProjectDatabase, futures: dict[Future, str], done: int, total: int) -> None:
+        """Record each feature as it finishes (a failure per feature); raise the first fatal error at the end."""
+        remaining = set(futures)
+        while remaining:
+            finished, remaining = wait(remaining, timeout=0.2, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                fid = futures[fut]
+                try:
+                    _, cid, run_id = fut.result()
+                    if cid is not None or run_id is not None:
+                        self.result.ran.append(fid)
+                        done += 1
+                except Exception as exc:  # recorded per feature; fatal ones stop the job
+                    message = error_text(exc)
+                    self.result.failed[fid] = message
+                    profile_jobs.set_item(project, self.job_id, fid, JobState.FAILED, error=message)
+                    if _is_fatal(exc):
+                        self.stop.set()
+                        self.fatal.append(exc)
+                self.progress.step(done, total, fid)
+            if not finished:
+                self.progress.check()
+        if self.fatal:
+            raise self.fatal[0]
 
 
 def run_job(project_path: str | Path, job_id: int, settings: BatchSettings,
@@ -210,83 +274,33 @@ def run_job(project_path: str | Path, job_id: int, settings: BatchSettings,
     with open_project(project_path) as project:
         reconcile(project, job_id)
         job = load_job(project, job_id)
-        _set_job(project, job_id, "running")
-    result = BatchResult(job_id, skipped=job.done)
+        profile_jobs.set_job_state(project, job_id, JobState.RUNNING)
+    run = _JobRun(project_path, job_id, settings, progress, BatchResult(job_id, skipped=job.done))
     todo = job.pending
     total, done = len(job.items), len(job.done)
-    client = None
     if settings.mode == "llm" and todo:
         from core.llm.client import LlmClient  # openai (~0.7 s): only a run that asks a model pays for it
 
-        client = LlmClient(settings.llm or LlmSettings(), api_key=settings.api_key)
-    stop = threading.Event()
-    fatal: list[BaseException] = []
-
-    def work(feature_id: str) -> tuple[str, int | None, int | None]:
-        if stop.is_set() or progress.cancelled:
-            return feature_id, None, None
-        try:
-            return _one(feature_id)
-        except Exception as exc:
-            if _is_fatal(exc):
-                stop.set()  # here, not in the caller: the next queued feature must not start first
-            raise
-
-    def _one(feature_id: str) -> tuple[str, int | None, int | None]:
-        with open_project(project_path) as conn:
-            if settings.mode == "llm":
-                from core.llm.classification import classify  # openai, as LlmClient above
-
-                c = classify(conn, feature_of(feature_id), config=settings.config, client=client,
-                             retrieval_settings=settings.retrieval)
-                _set_item(conn, job_id, feature_id, "done", classification_id=c.id)
-                return feature_id, c.id, c.retrieval_run_id
-            run_id = _retrieve_only(conn, feature_id, settings)
-            _set_item(conn, job_id, feature_id, "done", retrieval_run_id=run_id)
-            return feature_id, None, run_id
-
+        run.client = LlmClient(settings.llm or LlmSettings(), api_key=settings.api_key)
     progress.step(done, total, f"{len(todo)} to run, {done} finished before")
-    state = "done"
     with open_project(project_path) as project:
         pool = ThreadPoolExecutor(max_workers=max(1, int(settings.concurrency)), thread_name_prefix="profile")
         try:
             if len(todo) >= BOOK_FIRST_FEATURES:
                 _embed_book_first(project, settings, progress)
-            futures: dict[Future, str] = {pool.submit(work, f): f for f in todo}
-            remaining = set(futures)
-            while remaining:
-                finished, remaining = wait(remaining, timeout=0.2, return_when=FIRST_COMPLETED)
-                for fut in finished:
-                    fid = futures[fut]
-                    try:
-                        _, cid, run_id = fut.result()
-                        if cid is not None or run_id is not None:
-                            result.ran.append(fid)
-                            done += 1
-                    except Exception as exc:  # recorded per feature; fatal ones stop the job
-                        message = error_text(exc)
-                        result.failed[fid] = message
-                        _set_item(project, job_id, fid, "failed", error=message)
-                        if _is_fatal(exc):
-                            stop.set()
-                            fatal.append(exc)
-                    progress.step(done, total, fid)
-                if not finished:
-                    progress.check()
-            if fatal:
-                raise fatal[0]
+            run.collect(project, {pool.submit(run.work, f): f for f in todo}, done, total)
         except BaseException as exc:
-            stop.set()
+            run.stop.set()
             pool.shutdown(wait=True, cancel_futures=True)
-            state = "cancelled" if isinstance(exc, (Cancelled, KeyboardInterrupt)) else "failed"
+            state = JobState.CANCELLED if isinstance(exc, (Cancelled, KeyboardInterrupt)) else JobState.FAILED
             reconcile(project, job_id)
-            _set_job(project, job_id, state)
+            profile_jobs.set_job_state(project, job_id, state)
             raise
         pool.shutdown(wait=True)
-        state = "done" if not result.failed else "incomplete"
-        _set_job(project, job_id, state)
-    result.state = state
-    return result
+        state = JobState.DONE if not run.result.failed else JobState.INCOMPLETE
+        profile_jobs.set_job_state(project, job_id, state)
+    run.result.state = state
+    return run.result
 
 
 def _embed_book_first(project: ProjectDatabase, settings: BatchSettings, progress: Progress) -> None:

@@ -16,20 +16,22 @@ from dataclasses import asdict, dataclass, field
 from core.llm import NOT_ENOUGH_INFORMATION, list_classifications
 from core.records.classifications import Classification, ValueRecord
 from core.records.decisions import Decision
+from core.records.vocabulary import ProfileStatus
 from core.store.database import ProjectDatabase
 from core.store.decisions import current_decisions
 from core.store.repository import get_paragraphs
 from core.store.retrieval_runs import get_run, latest_run_ids, run_hits
 
-PREDICTED = "predicted"
-ACCEPTED = "accepted"
-OVERRIDDEN = "overridden"
-NOT_ENOUGH = "not enough information"
-NO_VALUE = "no value"  # the model's answer could not be read
-EVIDENCE_ONLY = "evidence only"  # retrieval-only run, no model asked
-CODED = "coded"  # a value set by hand without a model answer
-UNKNOWN = "unknown"  # the coder's "?" (exported as Grambank writes it)
-NOTED = "note"  # only notes or pins so far, no value and no model answer
+# A row's status: :class:`ProfileStatus`, under the names the profile has always exported.
+PREDICTED = ProfileStatus.PREDICTED
+ACCEPTED = ProfileStatus.ACCEPTED
+OVERRIDDEN = ProfileStatus.OVERRIDDEN
+NOT_ENOUGH = ProfileStatus.NOT_ENOUGH
+NO_VALUE = ProfileStatus.NO_VALUE
+EVIDENCE_ONLY = ProfileStatus.EVIDENCE_ONLY
+CODED = ProfileStatus.CODED
+UNKNOWN = ProfileStatus.UNKNOWN
+NOTED = ProfileStatus.NOTED
 STATUSES = (PREDICTED, ACCEPTED, OVERRIDDEN, CODED, UNKNOWN, NOT_ENOUGH, NO_VALUE, EVIDENCE_ONLY, NOTED)
 EVIDENCE_ONLY_PAGES = 3  # pages shown for an evidence-only row: those of its best paragraphs
 
@@ -164,7 +166,7 @@ def _with_decision(entry: ProfileEntry, d: Decision | None) -> ProfileEntry:
         entry.pinned = True
     if not d.has_value:
         return entry
-    entry.status = {"coded": CODED, "accepted": ACCEPTED, "overridden": OVERRIDDEN, "unknown": UNKNOWN}[d.status]
+    entry.status = ProfileStatus(d.status)  # a value's decision status is its row's (the words are shared)
     entry.code, entry.label = d.code, d.label
     entry.reviewed, entry.reviewer, entry.decided_at = True, d.reviewer, d.created_at
     return entry

@@ -13,7 +13,7 @@ Evidence has two shapes, one per side of the prompt (see README, "One shape per 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from core.models import LOW_OCR_CONFIDENCE
 
@@ -23,6 +23,18 @@ class ValueRecord:
     """One stored value; ``code`` is None for "Not enough information"."""
 
     feature_id: str
+    code: str | None
+    label: str
+
+
+class ModelValue(NamedTuple):
+    """The newest model answer's value for one feature: which answer, and its code and label.
+
+    A record rather than a bare ``(id, code, label)`` tuple, so the coding acts read ``model.code``
+    where they read ``model[1]``.
+    """
+
+    classification_id: int
     code: str | None
     label: str
 

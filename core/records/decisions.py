@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-# What a decision row says about the feature after it (``decisions.status``).
-CODED = "coded"  # a value set by hand, with or without a model answer
-ACCEPTED = "accepted"  # the model's value, confirmed
-OVERRIDDEN = "overridden"  # a value other than the model's, set while a model answer exists
-UNKNOWN = "unknown"  # "?": the grammar does not say enough (Grambank's code)
-NOTE = "note"  # notes or pins only, no value yet
-VALUE_STATUSES = (CODED, ACCEPTED, OVERRIDDEN, UNKNOWN)
+from core.records.vocabulary import DecisionStatus
+
+# What a decision row says about the feature after it (``decisions.status``): :class:`DecisionStatus`, under
+# the names the coding layer has always exported (``coding.CODED``).  Typed ``str`` because a row read back
+# from a project holds a plain string (an undo row's status is "undo"; a crafted file may hold anything).
+CODED: str = DecisionStatus.CODED
+ACCEPTED: str = DecisionStatus.ACCEPTED
+OVERRIDDEN: str = DecisionStatus.OVERRIDDEN
+UNKNOWN: str = DecisionStatus.UNKNOWN
+NOTE: str = DecisionStatus.NOTE
+VALUE_STATUSES: tuple[str, ...] = (CODED, ACCEPTED, OVERRIDDEN, UNKNOWN)
 UNKNOWN_CODE = "?"
 
 # What the coder did (``decisions.action``).

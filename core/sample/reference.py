@@ -35,7 +35,7 @@ from core.sample.status import sample_features
 
 DISAGREEMENT_COLUMNS = ("language", "glottocode", "feature", "feature_name", "ours", "ours_label", "theirs",
                         "theirs_label", "our_status", "our_pages", "project", "reference_source")
-DECIDED, PREDICTIONS = "decided", "predicted"
+DECIDED, PREDICTIONS = "decided", PREDICTED  # where our value comes from: a decision, or the model alone
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,10 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 
 from core.profile.entries import ACCEPTED, CODED, OVERRIDDEN, PREDICTED, UNKNOWN, ProfileEntry
+from core.records.vocabulary import ProfileStatus
 from core.sample.snapshot import SampleRead, Snapshot
 
-UNCODED = "uncoded"  # the profile dock's "not coded yet" (gui/profile/profile_summary.py)
+UNCODED = ProfileStatus.UNCODED  # the profile dock's "not coded yet" (gui/profile/profile_summary.py)
 DECIDED = (CODED, ACCEPTED, OVERRIDDEN, UNKNOWN)
 COLUMNS = (CODED, ACCEPTED, OVERRIDDEN, UNKNOWN, PREDICTED, UNCODED)
 
@@ -108,7 +109,7 @@ def status_word(entry: ProfileEntry | None) -> str:
 def language_status(snapshot: Snapshot, feature_ids: list[str]) -> LanguageStatus:
     """Counts per status of one project over ``feature_ids``: disjoint columns summing to ``len(feature_ids)``."""
     by_feature = snapshot.entry_map()
-    counts = Counter(dict.fromkeys(COLUMNS, 0))
+    counts: Counter[str] = Counter(dict.fromkeys(COLUMNS, 0))
     for fid in dict.fromkeys(feature_ids):
         counts[status_word(by_feature.get(fid))] += 1
     from core.catalog.genealogy import lineage_of

@@ -15,10 +15,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-HAND, ACCEPTED, PREDICTED, UNKNOWN = "hand", "accepted", "predicted", "unknown"
+from core.records.vocabulary import ProfileStatus
+
+HAND = "hand"  # the one mark that is not a status's own word
+ACCEPTED, PREDICTED, UNKNOWN = ProfileStatus.ACCEPTED, ProfileStatus.PREDICTED, ProfileStatus.UNKNOWN
 MARKS = (HAND, ACCEPTED, PREDICTED, UNKNOWN)
-_MARK_OF_STATUS = {"coded": HAND, "overridden": HAND, "accepted": ACCEPTED, "predicted": PREDICTED,
-                   "unknown": UNKNOWN, "not enough information": UNKNOWN}
+_MARK_OF_STATUS: dict[str, str] = {
+    ProfileStatus.CODED: HAND, ProfileStatus.OVERRIDDEN: HAND, ProfileStatus.ACCEPTED: ACCEPTED,
+    ProfileStatus.PREDICTED: PREDICTED, ProfileStatus.UNKNOWN: UNKNOWN, ProfileStatus.NOT_ENOUGH: UNKNOWN}
 SORT_KEYS = ("name", "macroarea", "coverage", "family")
 NO_GROUP = "(no group)"
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
+from core.records.classifications import ModelValue, ValueRecord
 from core.records.decisions import Decision, NewDecision, Pin
 from core.store.database import ProjectDatabase, inserted_id
 
@@ -166,23 +167,23 @@ def documents_with_page_label(project: ProjectDatabase, label: str) -> list[int]
     return [r[0] for r in rows.fetchall()]
 
 
-def latest_model_value(project: ProjectDatabase, feature_id: str) -> tuple[int, str | None, str] | None:
-    """(classification id, code, label) of the newest model answer holding a value for ``feature_id``.
+def latest_model_value(project: ProjectDatabase, feature_id: str) -> ModelValue | None:
+    """The newest model answer holding a value for ``feature_id`` (its classification id, code and label).
 
     ``feature_id`` may be a part of a multi-label feature (GB263 answered inside 116A*).
     """
     row = project.conn.execute(
         "SELECT v.classification_id, v.code, v.label FROM classification_values v WHERE v.feature_id = ? "
         "ORDER BY v.classification_id DESC LIMIT 1", (feature_id,)).fetchone()
-    return (row[0], row[1], row[2]) if row else None
+    return ModelValue(row[0], row[1], row[2]) if row else None
 
 
-def model_values(project: ProjectDatabase) -> dict[str, tuple[int, str | None, str]]:
-    """Feature id -> (classification id, code, label) of its newest model answer, for every answered feature."""
-    out: dict[str, tuple[int, str | None, str]] = {}
+def model_values(project: ProjectDatabase) -> dict[str, ModelValue]:
+    """Feature id -> its newest model answer's value, for every answered feature."""
+    out: dict[str, ModelValue] = {}
     for cid, fid, code, label in project.conn.execute(
             "SELECT classification_id, feature_id, code, label FROM classification_values ORDER BY classification_id"):
-        out[fid] = (cid, code, label)
+        out[fid] = ModelValue(cid, code, label)
     return out
 
 
@@ -200,8 +201,8 @@ def classification_feature(project: ProjectDatabase, classification_id: int) -> 
     return row[0] if row else None
 
 
-def classification_values_of(project: ProjectDatabase, classification_id: int) -> list[tuple[str, str | None, str]]:
-    """(feature id, code, label) of each value of one model answer."""
-    return [tuple(r) for r in project.conn.execute(
+def classification_values_of(project: ProjectDatabase, classification_id: int) -> list[ValueRecord]:
+    """Each value of one model answer, in the answer's order."""
+    return [ValueRecord(*r) for r in project.conn.execute(
         "SELECT feature_id, code, label FROM classification_values WHERE classification_id = ? ORDER BY rowid",
         (classification_id,)).fetchall()]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from core.records.vocabulary import JobState
 from core.store.database import ProjectDatabase, inserted_id
 from core.timestamps import now_iso
 
@@ -16,7 +17,7 @@ from core.timestamps import now_iso
 @dataclass
 class JobItem:
     feature_id: str
-    state: str  # pending | done | failed
+    state: str  # a JobState: pending | done | failed
     classification_id: int | None = None
     retrieval_run_id: int | None = None
     error: str = ""
@@ -35,11 +36,11 @@ class Job:
 
     @property
     def pending(self) -> list[str]:
-        return [i.feature_id for i in self.items if i.state != "done"]
+        return [i.feature_id for i in self.items if i.state != JobState.DONE]
 
     @property
     def done(self) -> list[str]:
-        return [i.feature_id for i in self.items if i.state == "done"]
+        return [i.feature_id for i in self.items if i.state == JobState.DONE]
 
 
 def insert_job(project: ProjectDatabase, *, feature_set: str, job_key: str, mode: str, settings: dict,
@@ -50,12 +51,12 @@ def insert_job(project: ProjectDatabase, *, feature_set: str, job_key: str, mode
         cur = project.conn.execute(
             "INSERT INTO profile_jobs (created_at, updated_at, feature_set, job_key, mode, settings, state, "
             "mark_classification_id, mark_retrieval_run_id) VALUES (?,?,?,?,?,?,?,?,?)",
-            (now, now, feature_set, job_key, mode, json.dumps(settings, sort_keys=True), "pending",
+            (now, now, feature_set, job_key, mode, json.dumps(settings, sort_keys=True), JobState.PENDING,
              mark_classification_id, mark_retrieval_run_id))
         job_id = inserted_id(cur)
         project.conn.executemany(
             "INSERT INTO profile_job_items (job_id, seq, feature_id, state, updated_at) VALUES (?,?,?,?,?)",
-            [(job_id, i, f, "pending", now) for i, f in enumerate(feature_ids)])
+            [(job_id, i, f, JobState.PENDING, now) for i, f in enumerate(feature_ids)])
     return job_id
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from core.errors import ProjectError
-from core.models import Document, LabelSource, Language, Paragraph, ParagraphKind, Rect
+from core.models import Document, LabelSource, Language, PageRow, Paragraph, ParagraphKind, Rect
 from core.store.database import ProjectDatabase, inserted_id
 from core.timestamps import now_iso
 
@@ -178,14 +178,14 @@ def insert_document(
     page_count: int,
     label_source: LabelSource,
     pdf_page_of_printed_1: int | None,
-    pages: Sequence[tuple[int, str, LabelSource, float, float, int]],
+    pages: Sequence[PageRow | tuple[int, str, LabelSource, float, float, int]],
     paragraphs: Sequence[Paragraph],
     seconds: float = 0.0,
     bibtex: str = "",
 ) -> int:
     """Store one ingested document with its pages and paragraphs in a single transaction.
 
-    ``pages`` holds ``(pdf_page, page_label, label_source, width, height, chars)``; the
+    ``pages`` holds :class:`PageRow` records (or plain tuples in their order); the
     ``id``/``document_id`` of the given paragraphs are ignored and assigned here.  Either all
     of it lands or nothing does, so a crash mid-ingest leaves no half document behind.
     """
@@ -200,7 +200,8 @@ def insert_document(
         project.conn.executemany(
             "INSERT INTO pages (document_id, pdf_page, page_label, label_source, width, height, chars) "
             "VALUES (?,?,?,?,?,?,?)",
-            [(document_id, p[0], p[1], p[2].value, p[3], p[4], p[5]) for p in pages],
+            [(document_id, p.pdf_page, p.page_label, p.label_source.value, p.width, p.height, p.chars)
+             for p in map(PageRow._make, pages)],
         )
         project.conn.executemany(
             "INSERT INTO paragraphs (document_id, seq, pdf_page, page_label, label_source, section, kind, "

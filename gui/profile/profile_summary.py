@@ -18,13 +18,14 @@ from typing import Any, Iterable
 
 from core.profile import entries as profile_entries
 from core.records import decisions as records
+from core.records.vocabulary import ProfileStatus
 
 ALL = ""  # the filter's key for every status
-UNCODED = "uncoded"  # the filter's key for the rows the coder has not decided (no value, no "?")
+UNCODED = ProfileStatus.UNCODED  # the filter's key for the rows the coder has not decided (no value, no "?")
 # The status of the dock's own rows for the features of the chosen set that nothing happened to yet: the
 # profile has no row for them, so without these "not coded yet" counted 0 with 185 of 195 features untouched.
 # Shown only under "not coded yet" (the other choices list the profile as it is exported).
-NOT_CODED = "not coded"
+NOT_CODED = ProfileStatus.NOT_CODED
 DECIDED = frozenset(records.VALUE_STATUSES)
 CODER_STATUSES = tuple(records.VALUE_STATUSES) + (records.NOTE,)
 MODEL_STATUSES = tuple(s for s in profile_entries.STATUSES if s not in CODER_STATUSES)

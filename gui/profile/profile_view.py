@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 
 from core.coding.feature_sets import FOUR
 from core.errors import error_text
+from core.records.vocabulary import RESUMABLE_STATES, JobState
 from gui.common.operations import Operation, OperationRunner, replace
 from gui.common.settings import AppSettings, llm_configured
 from gui.profile import profile_backend as backend
@@ -61,7 +62,7 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
     """The language's profile with batch controls; works on a project path, never a shared connection."""
 
     featureActivated = Signal(str)  # the feature id to open in the main window
-    batchFinished = Signal(str)  # "done", "incomplete", "cancelled" or "failed" (after the table is refreshed)
+    batchFinished = Signal(str)  # a JobState: done, incomplete, cancelled or failed (after the table is refreshed)
     batchProgress = Signal(int, int, str)  # done, total, message of the running batch
     refreshed = Signal()
     estimateShown = Signal()
@@ -96,7 +97,7 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
         self._estimate_key: tuple[str, str] | None = None  # (feature set, mode) the shown estimate is for
         self._note = ""  # what the last batch did, shown before the estimate
         self._start_when_estimated = False  # Run was pressed before the estimate of the chosen set was known
-        self._state = "done"
+        self._state: str = JobState.DONE
         self._build()
         self.source.loaded.connect(self._references_loaded)
         self.source.failed.connect(lambda _title, exc: self._references_failed(exc))
@@ -330,7 +331,7 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
                 return None
         path, feature_set, settings, mode = self.project_path, self.feature_set(), self.settings(), self.mode()
         self.last_error = self.last_result = None
-        self._state, self._note, self._estimate_key = "done", "", None
+        self._state, self._note, self._estimate_key = JobState.DONE, "", None
         self.run_button.setEnabled(False)
         self.batch_file_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
@@ -366,11 +367,11 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
 
     def _batch_failed(self, exc: BaseException) -> None:
         self.last_error = exc
-        self._state = "failed"
+        self._state = JobState.FAILED
         self._note = f"The batch stopped: {getattr(exc, 'message', exc)} Run it again to resume. "
 
     def _batch_cancelled(self) -> None:
-        self._state = "cancelled"
+        self._state = JobState.CANCELLED
         self._note = "Cancelled; finished features are kept. Resume to run the rest: "
 
     def _batch_finished(self) -> None:
@@ -379,7 +380,7 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
         self.batch_file_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
         self.progress.setVisible(False)
-        self.run_button.setText("Resume batch" if state in ("cancelled", "failed", "incomplete") else "Run batch")
+        self.run_button.setText("Resume batch" if state in RESUMABLE_STATES else "Run batch")
         self.estimate_label.setText(self._note)
         refresh = self.refresh()
         if refresh is None:

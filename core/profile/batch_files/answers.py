@@ -25,6 +25,7 @@ from core.llm.settings import LlmSettings
 from core.profile.batch import load_job
 from core.profile.batch_files.evidence import with_texts
 from core.profile.batch_files.reports import LineProblem
+from core.records.vocabulary import JobState
 from core.store import open_project
 from core.store.backups import make_backup
 from core.store.batch_requests import BatchRequest, mark_imported
@@ -111,7 +112,7 @@ def store_answer(number: int, body: dict, usage_read: bool, request: BatchReques
     if settings.use_cache and response.content.strip():
         s.cache.put(cache_key(settings, request.prompt_hash), request.prompt_hash, response)
     if request.job_id is not None:
-        set_item(s.project, request.job_id, request.feature_id, "done", classification_id=record.id)
+        set_item(s.project, request.job_id, request.feature_id, JobState.DONE, classification_id=record.id)
         s.jobs.add(request.job_id)
     mark_imported(s.project, request.custom_id, record.id)
     if record.status == "no_value":
@@ -128,5 +129,5 @@ def finish_jobs(s: ProjectSession) -> None:
     """Mark jobs whose every item is now answered as done, as a finished online run does."""
     for job_id in s.jobs:
         job = load_job(s.project, job_id)
-        if not job.pending and job.state != "done":
-            set_job_state(s.project, job_id, "done")
+        if not job.pending and job.state != JobState.DONE:
+            set_job_state(s.project, job_id, JobState.DONE)
