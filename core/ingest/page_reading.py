@@ -132,12 +132,7 @@ def read_pages(doc: pymupdf.Document, progress: Progress, *, project: ProjectDat
         if i % 10 == 0 or i == n - 1:
             progress.step(i + 1, n, "reading pages")
     report = OcrReport(poor_layer=[i + 1 for i, v in enumerate(verdicts) if v is LayerVerdict.POOR])
-    if options.mode == "never":
-        wanted = []
-    elif options.mode == "force":
-        wanted = [i for i, v in enumerate(verdicts) if v is not LayerVerdict.BLANK or not pages[i].fragments]
-    else:
-        wanted = [i for i, v in enumerate(verdicts) if v in (LayerVerdict.IMAGE, LayerVerdict.POOR)]
+    wanted = _pages_to_read(options.mode, verdicts, pages)
     check_hidden = options.mode == "auto" and bool(hidden)
     if not wanted and not check_hidden:
         if not any(p.fragments for p in pages):
@@ -166,6 +161,15 @@ def read_pages(doc: pymupdf.Document, progress: Progress, *, project: ProjectDat
             report.poor_layer = sorted(set(report.poor_layer) | {i + 1 for i in hidden})
     _read(session, pages, wanted, language, report)
     return pages, report
+
+
+def _pages_to_read(mode: str, verdicts: list[LayerVerdict], pages: list[PageText]) -> list[int]:
+    """The 0-based pages OCR reads: none (never); all but blank pages with a text layer (force); else poor or image."""
+    if mode == "never":
+        return []
+    if mode == "force":
+        return [i for i, v in enumerate(verdicts) if v is not LayerVerdict.BLANK or not pages[i].fragments]
+    return [i for i, v in enumerate(verdicts) if v in (LayerVerdict.IMAGE, LayerVerdict.POOR)]
 
 
 def invisible_share(page: pymupdf.Page) -> float:

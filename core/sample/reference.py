@@ -190,19 +190,7 @@ def compare_with_reference(read: SampleRead, reference: str | Path, *, feature_i
             theirs = str(ref.code) if ref.code not in (None, "") else None
             items.append(Item(s.glottocode, fid, ours, theirs, origin))
             context[(s.glottocode, fid)] = (s, e, ref)
-    from core.catalog.genealogy import lineage_of
-
-    parts: dict[str, dict[str, list[Item]]] = {k: defaultdict(list) for k in
-                                               ("feature", "group", "language", "origin", "family", "macroarea")}
-    for i in items:
-        lineage = lineage_of(i.glottocode)
-        parts["family"][lineage.family or "(unknown)"].append(i)
-        parts["macroarea"][lineage.macroarea or "(unknown)"].append(i)
-        parts["feature"][i.feature_id].append(i)
-        parts["group"][group_of(i.feature_id, groups)].append(i)
-        parts["language"][i.glottocode].append(i)
-        if i.origin:
-            parts["origin"][i.origin].append(i)
+    parts = _partition(items, groups)
 
     def slices(kind: str) -> dict[str, Slice]:
         return {k: slice_of(v, reviewed_only=reviewed_only) for k, v in sorted(parts[kind].items())}
@@ -217,6 +205,24 @@ def compare_with_reference(read: SampleRead, reference: str | Path, *, feature_i
         disagreements=_disagreements(items, context, reviewed_only),
         by_origin={k: slice_of(parts["origin"].get(k, [])) for k in (DECIDED, PREDICTIONS)},
         reviewed_only=reviewed_only, skipped=skipped, problems=list(read.problems))
+
+
+def _partition(items: list[Item], groups: dict[str, str]) -> dict[str, dict[str, list[Item]]]:
+    """The items by feature, group, language, origin, family and macroarea: the comparison's slices."""
+    from core.catalog.genealogy import lineage_of
+
+    parts: dict[str, dict[str, list[Item]]] = {k: defaultdict(list) for k in
+                                               ("feature", "group", "language", "origin", "family", "macroarea")}
+    for i in items:
+        lineage = lineage_of(i.glottocode)
+        parts["family"][lineage.family or "(unknown)"].append(i)
+        parts["macroarea"][lineage.macroarea or "(unknown)"].append(i)
+        parts["feature"][i.feature_id].append(i)
+        parts["group"][group_of(i.feature_id, groups)].append(i)
+        parts["language"][i.glottocode].append(i)
+        if i.origin:
+            parts["origin"][i.origin].append(i)
+    return parts
 
 
 def _ours(entry) -> tuple[str | None, str]:
