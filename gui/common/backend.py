@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import sqlite3
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from core.errors import GrammarLensError
 from core.progress import Progress
@@ -207,16 +207,23 @@ def test_connection(settings: AppSettings) -> str:
     return str(result) if result else "Connected."
 
 
-def search_pdf(pdf_path: Path, text: str, progress: Progress) -> list[tuple[int, tuple[float, float, float, float]]]:
-    """Every place ``text`` occurs in the PDF, as (1-based page, rect); a job of its own fitz document."""
+class PdfMatch(NamedTuple):
+    """One place a searched text occurs in a PDF: its 1-based page and its rectangle in PDF points."""
+
+    page: int
+    rect: tuple[float, float, float, float]
+
+
+def search_pdf(pdf_path: Path, text: str, progress: Progress) -> list[PdfMatch]:
+    """Every place ``text`` occurs in the PDF; a job of its own MuPDF document."""
     from core.ingest.pdf_open import open_pdf  # the guarded open: never MuPDF on an open project file
 
-    hits: list[tuple[int, tuple[float, float, float, float]]] = []
+    hits: list[PdfMatch] = []
     with open_pdf(pdf_path) as doc:
         total = doc.page_count
         for number in range(total):
             for rect in doc[number].search_for(text):
-                hits.append((number + 1, (rect.x0, rect.y0, rect.x1, rect.y1)))
+                hits.append(PdfMatch(number + 1, (rect.x0, rect.y0, rect.x1, rect.y1)))
             if number % 10 == 0:
                 progress.step(number, total, f"page {number + 1}")
     return hits

@@ -20,7 +20,7 @@ from gui.common.operations import Operation, OperationRunner, replace
 from gui.common.window_state import WindowState
 from gui.pdf.pdf_view import PdfView
 
-Match = tuple[int, tuple[float, float, float, float]]  # (1-based pdf page, rect in PDF points)
+Match = backend.PdfMatch  # (page: 1-based pdf page, rect: in PDF points)
 
 
 class PdfToolbar(QWidget):
@@ -155,7 +155,7 @@ class PdfToolbar(QWidget):
             if not self.matches:
                 self.find_label.setText(" no match ")
                 return
-            self.match_index = next((i for i, m in enumerate(self.matches) if m[0] >= start_page), 0) - 1
+            self.match_index = next((i for i, m in enumerate(self.matches) if m.page >= start_page), 0) - 1
             self.step(1)
 
         self._search = replace(self._search, Operation(self.runner, lambda p: backend.search_pdf(pdf_path, text, p))

@@ -313,7 +313,8 @@ class HeatmapWidget(QWidget):
         if event.button() == Qt.MouseButton.LeftButton:
             found = self.cell_at(event.position().toPoint())
             if found is not None:
-                self.cellActivated.emit(str(found[0].project_path), found[1])
+                language, feature_id = found
+                self.cellActivated.emit(str(language.project_path), feature_id)
                 return
         super().mouseReleaseEvent(event)
 
