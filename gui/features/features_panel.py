@@ -15,6 +15,7 @@ from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QLineEdit, QListView, QVBoxLayout, QWidget
 
 from core.catalog.model import Catalog, Feature
+from core.errors import error_text
 from gui.features.feature_model import FeatureListModel
 
 FILTER_DELAY_MS = 120  # typing "word order" filters once, not at every letter
@@ -100,7 +101,7 @@ class FeaturesPanel(QWidget):
         self.refresh()
 
     def set_failed(self, exc: BaseException) -> None:
-        self.status_label.setText(f"The feature catalog could not be loaded: {getattr(exc, 'message', exc)}")
+        self.status_label.setText(f"The feature catalog could not be loaded: {error_text(exc)}")
 
     def show_feature(self, feature: Feature | None) -> None:
         """Select ``feature`` in the list without reporting it as a new choice.

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 from PySide6.QtCore import SignalInstance
 from PySide6.QtWidgets import QLabel, QMessageBox, QProgressBar, QPushButton, QWidget
 
+from core.errors import error_text
 from gui.common import file_dialogs
 from gui.common.error_dialog import error_box
 from gui.common.operations import Operation, OperationRunner
@@ -102,7 +103,7 @@ class BatchFileActions:
 
         def failed(exc: BaseException) -> None:
             self.last_error = exc
-            self._note = f"{getattr(exc, 'message', exc)} "
+            self._note = f"{error_text(exc)} "
             self.report_box = error_box(_dock(self), "Batch file", exc)
 
         def cancelled() -> None:

@@ -16,7 +16,7 @@ from typing import cast
 from PySide6.QtCore import SignalInstance
 from PySide6.QtWidgets import QLabel, QMessageBox, QPushButton, QWidget
 
-from core.errors import GrammarLensError
+from core.errors import GrammarLensError, error_text
 from core.output_paths import export_folder_in, free_folder, holds_only_exports
 from gui.common import file_dialogs
 from gui.common.operations import Operation, OperationRunner
@@ -75,7 +75,7 @@ class ExportActions:
 
     def _references_failed(self, exc: BaseException) -> None:
         self.last_error = exc
-        self.summary_label.setText(f"No comparison: {getattr(exc, 'message', exc)}")
+        self.summary_label.setText(f"No comparison: {error_text(exc)}")
 
     def export_dialog(self, fmt: str) -> None:
         """Export → a format: choose the folder that will hold the export's own new folder (:mod:`.export_folder`)."""
@@ -130,7 +130,7 @@ class ExportActions:
         return (Operation(self.runner, lambda progress: backend.export(path, fmt, folder, refs, progress,
                                                                        overwrite=overwrite))
                 .success(done)
-                .failure(lambda exc: self.summary_label.setText(f"Export failed: {getattr(exc, 'message', exc)}"))
+                .failure(lambda exc: self.summary_label.setText(f"Export failed: {error_text(exc)}"))
                 .with_progress(f"Exporting {fmt.upper()}").run_in_background())
 
     def edit_bibtex(self) -> BibtexDialog | None:

@@ -368,7 +368,7 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
     def _batch_failed(self, exc: BaseException) -> None:
         self.last_error = exc
         self._state = JobState.FAILED
-        self._note = f"The batch stopped: {getattr(exc, 'message', exc)} Run it again to resume. "
+        self._note = f"The batch stopped: {error_text(exc)} Run it again to resume. "
 
     def _batch_cancelled(self) -> None:
         self._state = JobState.CANCELLED

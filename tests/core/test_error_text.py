@@ -55,3 +55,20 @@ def test_a_bug_has_no_hint():
 def test_the_clients_error_detail_reads_the_sdk_error(body, expected):
     request = httpx2.Request("POST", "http://127.0.0.1:1/v1/chat/completions")
     assert _error_detail(openai.APIError("Bad gateway", request, body=body)) == expected
+
+
+def test_no_module_reads_an_errors_message_its_own_way():
+    """Every ``getattr(exc, "message", ...)`` became ``error_text(exc)``; a new one would split the readings again.
+
+    The OpenAI batch API's per-line error entries (core/llm/batch_api.py) are data records, not exceptions.
+    """
+    import re
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[2]
+    pattern = re.compile(r"""getattr\(\s*\w+\s*,\s*["'](message|hint)["']""")
+    allowed = {"core/errors.py", "core/llm/batch_api.py"}
+    found = [f"{p.relative_to(repo).as_posix()}:{n}" for folder in ("core", "cli", "gui", "bench")
+             for p in sorted((repo / folder).rglob("*.py")) if p.relative_to(repo).as_posix() not in allowed
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if pattern.search(line)]
+    assert found == []
