@@ -33,7 +33,7 @@ PREDICTED: str = FilterKey.PREDICTED
 DISAGREE: str = FilterKey.DISAGREE
 FILTERS: tuple[str, ...] = tuple(FilterKey)
 FILTER_LABELS: dict[str, str] = {ALL: "all", UNCODED: "uncoded", PREDICTED: "predicted, not reviewed",
-                 DISAGREE: "disagreeing with WALS/Grambank"}
+                                 DISAGREE: "disagreeing with WALS/Grambank"}
 
 
 @dataclass(frozen=True)
