@@ -67,7 +67,8 @@ def test_export_answer_elsewhere_import_twice(qtbot, batch_view, llm_server, dem
 
     choose_file(monkeypatch, tmp_path / "again.jsonl")  # answered features are not written again
     assert run_action(qtbot, batch_view, batch_view.export_batch_action) == "written"
-    assert batch_view.batch_files.report_box.text().startswith("Nothing to write to again.jsonl: every feature of '81A,GB107'")
+    said = batch_view.batch_files.report_box.text()
+    assert said.startswith("Nothing to write to again.jsonl: every feature of '81A,GB107'")
 
 
 def test_bad_lines_are_listed_and_wrong_files_refused(qtbot, batch_view, llm_server, demo_project, tmp_path,
@@ -100,8 +101,9 @@ def test_bad_lines_are_listed_and_wrong_files_refused(qtbot, batch_view, llm_ser
         before = count(demo_project, "classifications")
         with qtbot.waitSignal(batch_view.batchFileFinished, timeout=WAIT_MS) as finished:
             batch_view.batch_files.import_batch_results(mixed)
-        assert finished.args == [outcome], batch_view.batch_files.report_box.text()
-        assert batch_view.batch_files.report_box.text().startswith(message) and hint in batch_view.batch_files.report_box.informativeText()
+        box = batch_view.batch_files.report_box
+        assert finished.args == [outcome], box.text()
+        assert box.text().startswith(message) and hint in box.informativeText()
         if outcome == "failed":
             assert count(demo_project, "classifications") == before
             assert batch_view.batch_files.report_box.windowTitle() == "Batch file"  # the window's error dialog
