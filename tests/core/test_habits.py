@@ -29,7 +29,6 @@ CLASS_LINES = 400
 # Classes over either limit today; the "split by job, by composition" takes them off (only shrinks).
 CLASSES_OVER_THE_LIMIT = {
     "gui.coding.coding_controller.CodingController",  # 48 methods, 441 lines with PassController
-    "gui.pdf.pdf_view.PdfView",  # 38 methods, 335 lines
 }
 
 

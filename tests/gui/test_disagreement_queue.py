@@ -51,8 +51,8 @@ def test_take_b_stores_a_decision_in_a_that_records_both_coders(qtbot, main_wind
     assert "negative suffix -ka" in queue.side_a.text() and "particle, not an affix" in queue.side_b.text()
     assert "ana" in queue.side_a.text() and "ben" in queue.side_b.text()
     qtbot.waitUntil(lambda: window.state.feature is not None and window.state.feature.id == "GB107", timeout=SLOW_MS)
-    pinned = {item.data(1) for item in window.pdf_view.highlight_items() if item.data(0) == "pinned"}
-    cited = {item.data(1) for item in window.pdf_view.highlight_items() if item.data(0) == "cited"}
+    pinned = {item.data(1) for item in window.pdf_view.overlays.highlights if item.data(0) == "pinned"}
+    cited = {item.data(1) for item in window.pdf_view.overlays.highlights if item.data(0) == "cited"}
     assert ids[0] in pinned and ids[1] in cited  # A's pin violet, B's pin (found in A's book) teal
     queue.note.setText("checked §7.2: a particle")
     with qtbot.waitSignal(queue.resolved, timeout=SLOW_MS) as resolved:
