@@ -173,12 +173,14 @@ class RestoreDialog(QDialog):
 def restore_result_box(parent: QWidget, project_path: Path, restored: Backup, kept: Backup | None) -> QMessageBox:
     """What a restore did: the backup brought back, and where the state it replaced was kept (or the damaged file)."""
     if kept is not None:
-        where = (f"The state before the restore is kept as a backup, {describe_backup(kept)}:\n{kept.path}\n\n"
+        where = (f"The state before the restore is kept as a backup, {describe_backup(kept)}:\n{kept.path.name}\n"
+                 f"in {kept.path.parent}\n\n"
                  "To undo the restore, restore that backup (Project → Restore from backup…).")
     else:
         aside = sorted(project_path.parent.glob(f"{project_path.name}.damaged-*"), key=lambda p: p.stat().st_mtime)
+        moved = f", to:\n{aside[-1].name}\nin {aside[-1].parent}" if aside else "."
         where = ("The project file could not be opened, so it was not backed up: it was moved aside, unchanged"
-                 + (f", to:\n{aside[-1]}" if aside else ".") + "\n\nNothing of it was replayed into the project.")
+                 f"{moved}\n\nNothing of it was replayed into the project.")
     box = QMessageBox(QMessageBox.Icon.Information, "Backup restored",
                       f"{project_path.name} is now what it was in the backup {describe_backup(restored)}.",
                       QMessageBox.StandardButton.Ok, parent)
