@@ -177,7 +177,8 @@ def restore_result_box(parent: QWidget, project_path: Path, restored: Backup, ke
                  f"in {kept.path.parent}\n\n"
                  "To undo the restore, restore that backup (Project → Restore from backup…).")
     else:
-        aside = sorted(project_path.parent.glob(f"{project_path.name}.damaged-*"), key=lambda p: p.stat().st_mtime)
+        aside = sorted((p for p in project_path.parent.glob(f"{project_path.name}.damaged-*")
+                        if not p.name.endswith(("-wal", "-shm"))), key=lambda p: p.stat().st_mtime)  # the file itself
         moved = f", to:\n{aside[-1].name}\nin {aside[-1].parent}" if aside else "."
         where = ("The project file could not be opened, so it was not backed up: it was moved aside, unchanged"
                  f"{moved}\n\nNothing of it was replayed into the project.")

@@ -118,7 +118,8 @@ def test_a_project_too_damaged_to_open_is_restored_from_the_same_menu(qtbot, mai
     assert dialog.project_path == demo_project and dialog.backups[0].reason == "manual"
     assert _confirm(qtbot, window, dialog) is None  # no backup of a damaged file: it was moved aside instead
     box = _result_box(qtbot, window)
-    aside = next(p for p in demo_project.parent.iterdir() if p.name.startswith(f"{demo_project.name}.damaged-"))
+    (aside,) = [p for p in demo_project.parent.iterdir()
+                if p.name.startswith(f"{demo_project.name}.damaged-") and not p.name.endswith(("-wal", "-shm"))]
     assert "moved aside, unchanged" in box.informativeText()
     assert f"{aside.name}\nin {aside.parent}" in box.informativeText()
     box.accept()
