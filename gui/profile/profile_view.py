@@ -99,14 +99,7 @@ class ProfileView(QWidget):
     def _build(self) -> None:
         layout = QVBoxLayout(self)
         run_row = QHBoxLayout()
-        self.set_combo = QComboBox()
-        self.set_combo.setEditable(True)
-        # as wide as a short name: the study's four ("word-order-case-negation-questions") widened the dock over the
-        # value list at 1280×800; the list that opens is as wide as its longest name
-        self.set_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.set_combo.setMinimumContentsLength(12)
-        self.set_combo.setAccessibleName("Feature set")
-        self.set_combo.setToolTip("A built-in set, a saved list, or feature ids separated by commas (81A,GB107)")
+        self.set_combo = _set_combo()
         self.mode_combo = QComboBox()
         self.mode_combo.addItem("Ask the model", backend.MODE_LLM)
         self.mode_combo.addItem("Evidence only (no model)", backend.MODE_RETRIEVAL)
@@ -136,12 +129,7 @@ class ProfileView(QWidget):
         self.filter_edit = QLineEdit()
         self.filter_edit.setPlaceholderText("Filter by feature, name or value")
         self.filter_edit.setClearButtonEnabled(True)
-        self.status_combo = QComboBox()
-        self.status_combo.setAccessibleName("Status")
-        self.status_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        for choice in status_choices([]):
-            self.status_combo.addItem(choice.label, choice.key)
-            self.status_combo.setItemData(self.status_combo.count() - 1, choice.tooltip, Qt.ItemDataRole.ToolTipRole)
+        self.status_combo = _status_combo()
         self.reference_button.setToolTip("Choose a WALS or Grambank CLDF folder (or their parent)")
         self.reference_button.clicked.connect(self.exports.choose_reference_folder)
         self.export_button = QPushButton("Export")
@@ -160,21 +148,8 @@ class ProfileView(QWidget):
         self.model = ProfileTableModel(self)
         self.proxy = ProfileFilterModel(self)
         self.proxy.setSourceModel(self.model)
-        self.table = QTableView()
-        self.table.setModel(self.proxy)
-        self.table.setSortingEnabled(True)
-        self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setAlternatingRowColors(True)
-        self.table.verticalHeader().setVisible(False)
-        # one line per feature: a dock at half the window's height then lists ~10 of them
-        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.table = _profile_table(self.proxy)
         self.table.doubleClicked.connect(self._row_activated)
-        self.table.setToolTip("Double-click a row to open the feature with its evidence")
         layout.addWidget(self.table, 1)
         layout.addWidget(self.summary_label)
 
@@ -373,3 +348,45 @@ class ProfileView(QWidget):
         if index.isValid():
             entry = self.model.entry(self.proxy.mapToSource(index).row())
             self.featureActivated.emit(entry.parent_id)
+
+
+def _set_combo() -> QComboBox:
+    """The editable feature set: a built-in set, a saved list, or ids typed in."""
+    combo = QComboBox()
+    combo.setEditable(True)
+    # as wide as a short name: the study's four ("word-order-case-negation-questions") widened the dock over the
+    # value list at 1280×800; the list that opens is as wide as its longest name
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(12)
+    combo.setAccessibleName("Feature set")
+    combo.setToolTip("A built-in set, a saved list, or feature ids separated by commas (81A,GB107)")
+    return combo
+
+
+def _status_combo() -> QComboBox:
+    """Core's statuses, each with what it means; their counts are filled in with the profile."""
+    combo = QComboBox()
+    combo.setAccessibleName("Status")
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+    for choice in status_choices([]):
+        combo.addItem(choice.label, choice.key)
+        combo.setItemData(combo.count() - 1, choice.tooltip, Qt.ItemDataRole.ToolTipRole)
+    return combo
+
+
+def _profile_table(proxy: ProfileFilterModel) -> QTableView:
+    """One line per feature, sorted by id: a dock at half the window's height then lists ~10 of them."""
+    table = QTableView()
+    table.setModel(proxy)
+    table.setSortingEnabled(True)
+    table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setAlternatingRowColors(True)
+    table.verticalHeader().setVisible(False)
+    table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 8)
+    header = table.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+    table.setToolTip("Double-click a row to open the feature with its evidence")
+    return table
