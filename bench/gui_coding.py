@@ -33,7 +33,7 @@ def _step(app: Any, window: Any, wait: Any) -> float:
         if row < 0:
             return True  # nothing found: the empty list is what is shown
         page = state.ordered_hits()[row].paragraph.rects[0].pdf_page
-        return window.evidence_panel.model.rowCount() > 0 and view.is_rendered(page)
+        return window.evidence_panel.model.rowCount() > 0 and view.renderer.is_rendered(page)
 
     def check(*_args: object) -> None:
         if not done and shown():

@@ -52,7 +52,7 @@ def main(argv: list[str]) -> int:
         _wait(app, lambda: window.catalog is not None, 30)
         window.open_project(build_demo_project(Path(tmp) / "demo"), feature="81A")
         _wait(app, lambda: bool(window.state.hits), 60)  # the best paragraph is shown without a click
-        _wait(app, lambda: not window.pdf_view.rendering, 10)
+        _wait(app, lambda: not window.pdf_view.renderer.rendering, 10)
         window.grab().save(str(out / "demo_offline.png"))
 
         # a real grammar, classified by the local server
@@ -61,7 +61,7 @@ def main(argv: list[str]) -> int:
         _wait(app, lambda: bool(window.state.hits), 60)
         window.features.classify()
         _wait(app, lambda: not window.features.classifying, 60)
-        _wait(app, lambda: not window.pdf_view.rendering, 10)
+        _wait(app, lambda: not window.pdf_view.renderer.rendering, 10)
         window.grab().save(str(out / "main_window.png"))
         coding_pass_shots(app, window, out)
         profile_shot(app, window, out)
@@ -117,7 +117,7 @@ def coding_pass_shots(app, window, out: Path) -> None:
     QTest.keyClicks(bar, "1")  # selected, not stored yet
     window.coding.toggle_pin(window.state.ordered_hits()[window.state.best_row()].paragraph)
     window.coding_panel.describe_button.setChecked(True)
-    _wait(app, lambda: not window.pdf_view.rendering and not window.coding.lookahead.busy, 30)
+    _wait(app, lambda: not window.pdf_view.renderer.rendering and not window.coding.lookahead.busy, 30)
     window.grab().save(str(out / "coding_pass.png"))
     window.coding_panel.describe_button.setChecked(False)
     window.coding.stop_pass()
@@ -138,7 +138,7 @@ def profile_shot(app, window, out: Path) -> None:
     view.referencesLoaded.connect(lambda: compared.append(True))
     window.references.load(REPO.parent / "shared" / "cldf")
     _wait(app, lambda: bool(compared) and not window.runner.visible(), 60)
-    _wait(app, lambda: not window.pdf_view.rendering, 10)
+    _wait(app, lambda: not window.pdf_view.renderer.rendering, 10)
     dock = window.profile_dock
     (dock.grab() if dock.isFloating() else window.grab()).save(str(out / "profile_dock.png"))
     dock.close()

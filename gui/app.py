@@ -36,7 +36,7 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     from core.retrieval.dense import use_model_process
 
     use_model_process(True)
-    return app  # type: ignore[return-value]
+    return app
 
 
 def demo_ready(path: Path) -> bool:

@@ -28,19 +28,46 @@ Job = Callable[[Progress], Any]
 PROGRESS_INTERVAL_S = 0.05  # at most 20 progress signals a second: a flood would stall the UI thread
 
 
-def make_worker_imports_safe() -> None:
-    """Keep PySide's import hook from running source inspection for modules imported in workers.
+# PySide6 6.11's shibokensupport/feature.py, read from the installed package: the module behind ``__feature__``.
+FEATURE_MODULE = "PySide6.support.feature"
+FEATURE_PROBE = "_mod_uses_pyside"
 
-    PySide6 replaces ``__import__`` to support ``from __feature__ import snake_case`` and, for every
-    new Python module, runs ``inspect.getsource`` on it -- also in worker threads, where our jobs
-    import a lot lazily (keyring backends, openai resources, torch for the reranker).  That is
-    slow and has been seen to crash when it races the UI thread.  GrammarLens never uses
-    ``__feature__``, so answering "does not use PySide" for every module is exact.  Idempotent;
-    a PySide without this hook is left alone.
+
+def _uses_no_feature(module: object) -> bool:
+    """PySide's question "does this module use ``from __feature__ import ...``?", answered for GrammarLens: no."""
+    return False
+
+
+def make_worker_imports_safe() -> bool:
+    """Keep PySide's import hook from reading the source of every module a worker imports.
+
+    What it works around.  Importing PySide6 replaces ``builtins.__import__`` with a C function
+    (``__feature_import__``, there for the opt-in ``from __feature__ import snake_case, true_property``).
+    After every import of a module it has not seen, in any thread, it calls
+    ``feature.feature_imported(module)``, which calls ``_mod_uses_pyside(module)``: that runs
+    ``inspect.getsource(module)`` (through the global, unlocked ``linecache``) and searches the text
+    for "PySide6".  Our workers import a lot lazily (keyring backends, the openai SDK's resources,
+    pymupdf), so each first job re-reads hundreds of source files on a pool thread while the UI thread
+    may be using ``linecache`` too (tracebacks, warnings).  The window crashed in a worker's import
+    when this was added (commit e81b67b, the 770-page bench; no traceback was kept); the same
+    hook is reported to segfault when ``getsource`` itself imports (pyzo/pyzo#851) and to cost
+    seconds at start-up (napari/napari#8584).  Measured here: a worker importing openai, keyring
+    and pymupdf (≈800 modules) takes 1.34-1.42 s with the probe and 1.16-1.33 s without.
+
+    Why not a supported switch: PySide 6.11 has none.  The module's public names are the features,
+    ``info``, ``reset`` and ``set_selection`` (documented "internal use"); ``set_selection(-1, name)``
+    marks one module as ignored, which needs its name before it is imported, and the hook cannot be
+    turned off without losing PySide's own signature support.  So the probe is replaced, and only it:
+    GrammarLens never writes ``from __feature__`` (tests/gui/test_workers_import_hook.py checks the
+    tree), so "no module uses a feature" is exact, not an approximation.  Returns whether the probe
+    was found (a PySide without it is left alone, and the test says so when PySide changes).
+    Idempotent.
     """
-    feature = sys.modules.get("PySide6.support.feature")
-    if feature is not None and hasattr(feature, "_mod_uses_pyside"):
-        feature._mod_uses_pyside = lambda module: False
+    feature = sys.modules.get(FEATURE_MODULE)
+    if feature is None or not callable(getattr(feature, FEATURE_PROBE, None)):
+        return False
+    setattr(feature, FEATURE_PROBE, _uses_no_feature)  # the name is private to PySide: see above
+    return True
 
 
 class WorkerSignals(QObject):

@@ -66,9 +66,13 @@ class FeatureController(QObject):
         self._rerank_timer.timeout.connect(self._rerank_when_ready)
         projects.aboutToClose.connect(self.cancel)
         projects.opened.connect(lambda path: self.preparation.start(Path(path)))
-        projects.ingestFinished.connect(
-            lambda added: added and self.preparation.start(self.state.project_path, again=True))
+        projects.ingestFinished.connect(self._ingested)
         self.preparation.warm_model()  # the app is starting: the model loads while the window opens
+
+    def _ingested(self, added: bool) -> None:
+        """Pages were added to the book: its index is prepared again (nothing added, nothing to do)."""
+        if added:
+            self.preparation.start(self.state.project_path, again=True)
 
     def use_prefetched(self, source: Callable[[Feature], list | None]) -> None:
         """Ask ``source`` for a feature's evidence before retrieving it (None: not retrieved ahead)."""

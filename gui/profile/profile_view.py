@@ -9,10 +9,13 @@ touches the window.  Every read of the project (the profile, the estimate, the B
 in an :class:`gui.common.operations.Operation`, so a batch writing to the project never makes the dock
 wait on the UI thread.  The status filter lists core's statuses with their counts, and the estimate
 quotes a price only for a hosted model that is set up (:mod:`gui.profile.profile_summary` words both).
-Batch file → Export writes the set's unanswered prompts as a JSONL file for the OpenAI Batch API
-or vLLM ``run_batch``, and Import stores the answers they wrote, in the background with the same
-progress bar and Cancel (:mod:`gui.profile.batch_file_actions`); comparing with WALS/Grambank
-values, exporting and the BibTeX entry are :mod:`gui.profile.export_actions`'.
+The dock is composed of objects with one job each, which never write its fields: the run row
+(:class:`gui.profile.batch_controls.BatchControls`, shared by batches and batch files, one job at a
+time); Batch file → Export/Import (:class:`gui.profile.batch_file_actions.BatchFiles`: the set's
+unanswered prompts as a JSONL file for the OpenAI Batch API or vLLM ``run_batch``, and the answers
+they wrote); comparing with WALS/Grambank values, exporting and the BibTeX entry
+(:class:`gui.profile.export_actions.ProfileExports`).  They read the dock through a typed Protocol
+(:class:`gui.profile.batch_controls.DockTarget`) and say what they did with a signal.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -31,7 +34,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QMessageBox,
-    QProgressBar,
     QPushButton,
     QTableView,
     QVBoxLayout,
@@ -44,10 +46,9 @@ from core.records.vocabulary import RESUMABLE_STATES, JobState
 from gui.common.operations import Operation, OperationRunner, replace
 from gui.common.settings import AppSettings, llm_configured
 from gui.profile import profile_backend as backend
-from gui.profile.batch_file_actions import BatchFileActions
-from gui.profile.export_actions import ExportActions
-from gui.profile.profile_batch_files import FILE_CANCEL_NOTES
-from gui.profile.profile_bibtex import BibtexDialog
+from gui.profile.batch_controls import BatchControls
+from gui.profile.batch_file_actions import BatchFiles
+from gui.profile.export_actions import ProfileExports
 from gui.profile.profile_model import ProfileFilterModel, ProfileTableModel
 from gui.profile.profile_summary import NO_MODEL, estimate_text, status_choices, summary_line
 from gui.profile.references import ReferenceSource
@@ -58,7 +59,7 @@ BUILTIN_SETS = ((FOUR, "Word order (81A), number of cases (49A), negation by an 
                 ("grambank", "All of Grambank (195 features)"), ("wals", "All of WALS (192 features)"))
 
 
-class ProfileView(BatchFileActions, ExportActions, QWidget):
+class ProfileView(QWidget):
     """The language's profile with batch controls; works on a project path, never a shared connection."""
 
     featureActivated = Signal(str)  # the feature id to open in the main window
@@ -74,68 +75,48 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
         super().__init__(parent)
         self.runner = runner
         self.settings = settings
-        # the window shares its source (the folder remembered per project, read when a project opens)
-        self._own_source = source is None
-        self.source = source or ReferenceSource(runner, None, self)
         self.project_path: Path | None = None
-        self.references: dict | None = None
-        self.reference_folder: Path | None = None
         self.last_error: BaseException | None = None
         self.last_result: Any | None = None
         self.pending: list[str] = []
         self.estimated: Any | None = None
-        self.bibtex_dialog: BibtexDialog | None = None
-        self.export_parent: Path | None = None
-        self.export_question: QMessageBox | None = None
-        self.export_box: QMessageBox | None = None
         self._batch: Operation | None = None
-        self._file_op: Operation | None = None  # writing a batch file or importing its results
-        self._file_kind = "written"  # which of the two (see FILE_CANCEL_NOTES)
-        self.report_box: QMessageBox | None = None  # the last batch-file report or error shown
         self._snapshot: Operation | None = None
         self._estimate: Operation | None = None
         self._estimate_key: tuple[str, str] | None = None  # (feature set, mode) the shown estimate is for
-        self._note = ""  # what the last batch did, shown before the estimate
         self._start_when_estimated = False  # Run was pressed before the estimate of the chosen set was known
         self._state: str = JobState.DONE
+        self.controls = BatchControls()  # the run row, shared by batches and batch files (one at a time)
+        self.batch_files = BatchFiles(self, self, runner, settings, self.controls)
+        self.summary_label = QLabel("")
+        self.reference_button = QPushButton("Compare with CLDF…")
+        # the window shares its source (the folder remembered per project, read when a project opens)
+        self.exports = ProfileExports(self, self, runner, source or ReferenceSource(runner, None, self), source is None,
+                                      self.summary_label, self.reference_button)
         self._build()
-        self.source.loaded.connect(self._references_loaded)
-        self.source.failed.connect(lambda _title, exc: self._references_failed(exc))
-        if self.source.references:
-            self._references_loaded(self.source.references)
+        self.batch_files.finished.connect(self._file_finished)
+        self.exports.referencesChanged.connect(self._references_changed)
 
     # ------------------------------------------------------------------ widgets
     def _build(self) -> None:
         layout = QVBoxLayout(self)
         run_row = QHBoxLayout()
-        self.set_combo = QComboBox()
-        self.set_combo.setEditable(True)
-        # as wide as a short name: the study's four ("word-order-case-negation-questions") widened the dock over the
-        # value list at 1280×800; the list that opens is as wide as its longest name
-        self.set_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.set_combo.setMinimumContentsLength(12)
-        self.set_combo.setAccessibleName("Feature set")
-        self.set_combo.setToolTip("A built-in set, a saved list, or feature ids separated by commas (81A,GB107)")
+        self.set_combo = _set_combo()
         self.mode_combo = QComboBox()
         self.mode_combo.addItem("Ask the model", backend.MODE_LLM)
         self.mode_combo.addItem("Evidence only (no model)", backend.MODE_RETRIEVAL)
-        self.run_button = QPushButton("Run batch")
+        c = self.controls
+        self.run_button, self.batch_file_button, self.cancel_button = c.run_button, c.batch_file_button, c.cancel_button
+        self.progress, self.estimate_label = c.progress, c.estimate_label
         self.run_button.clicked.connect(self.start_batch)
-        self.batch_file_button = QPushButton("Batch file")
-        self.batch_file_button.setToolTip("Answer the set elsewhere: the OpenAI Batch API (half price) or vLLM "
-                                          "run_batch on a GPU machine")
         batch_menu = QMenu(self.batch_file_button)
-        self.export_batch_action = batch_menu.addAction("Export batch file…", self.export_batch_dialog)
+        self.export_batch_action = batch_menu.addAction("Export batch file…", self.batch_files.export_batch_dialog)
         self.export_batch_action.setStatusTip("Write the set's unanswered prompts as a JSONL batch file")
-        self.import_results_action = batch_menu.addAction("Import batch results…", self.import_results_dialog)
+        self.import_results_action = batch_menu.addAction("Import batch results…",
+                                                          self.batch_files.import_results_dialog)
         self.import_results_action.setStatusTip("Store the answers of a batch results file in the project")
         self.batch_file_button.setMenu(batch_menu)
-        self.cancel_button = QPushButton("Cancel")
         self.cancel_button.clicked.connect(self.cancel_batch)
-        self.cancel_button.setEnabled(False)
-        self.progress = QProgressBar()
-        self.progress.setMaximumWidth(220)
-        self.progress.setVisible(False)
         run_row.addWidget(QLabel("Features:"))
         run_row.addWidget(self.set_combo, 2)
         run_row.addWidget(self.mode_combo)
@@ -144,29 +125,21 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
         run_row.addWidget(self.cancel_button)
         run_row.addWidget(self.progress)
         layout.addLayout(run_row)
-        self.estimate_label = QLabel("")
-        self.estimate_label.setWordWrap(True)
         layout.addWidget(self.estimate_label)
 
         filter_row = QHBoxLayout()
         self.filter_edit = QLineEdit()
         self.filter_edit.setPlaceholderText("Filter by feature, name or value")
         self.filter_edit.setClearButtonEnabled(True)
-        self.status_combo = QComboBox()
-        self.status_combo.setAccessibleName("Status")
-        self.status_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        for choice in status_choices([]):
-            self.status_combo.addItem(choice.label, choice.key)
-            self.status_combo.setItemData(self.status_combo.count() - 1, choice.tooltip, Qt.ItemDataRole.ToolTipRole)
-        self.reference_button = QPushButton("Compare with CLDF…")
+        self.status_combo = _status_combo()
         self.reference_button.setToolTip("Choose a WALS or Grambank CLDF folder (or their parent)")
-        self.reference_button.clicked.connect(self.choose_reference_folder)
+        self.reference_button.clicked.connect(self.exports.choose_reference_folder)
         self.export_button = QPushButton("Export")
         menu = QMenu(self.export_button)
         for fmt, text in (("cldf", "CLDF StructureDataset…"), ("csv", "Flat CSV…"), ("json", "JSON…")):
-            menu.addAction(text, lambda f=fmt: self.export_dialog(f))
+            menu.addAction(text, lambda f=fmt: self.exports.export_dialog(f))
         menu.addSeparator()
-        menu.addAction("Edit the grammar's BibTeX…", self.edit_bibtex)
+        menu.addAction("Edit the grammar's BibTeX…", self.exports.edit_bibtex)
         self.export_button.setMenu(menu)
         filter_row.addWidget(self.filter_edit, 2)
         filter_row.addWidget(self.status_combo)
@@ -177,23 +150,9 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
         self.model = ProfileTableModel(self)
         self.proxy = ProfileFilterModel(self)
         self.proxy.setSourceModel(self.model)
-        self.table = QTableView()
-        self.table.setModel(self.proxy)
-        self.table.setSortingEnabled(True)
-        self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setAlternatingRowColors(True)
-        self.table.verticalHeader().setVisible(False)
-        # one line per feature: a dock at half the window's height then lists ~10 of them
-        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.table = _profile_table(self.proxy)
         self.table.doubleClicked.connect(self._row_activated)
-        self.table.setToolTip("Double-click a row to open the feature with its evidence")
         layout.addWidget(self.table, 1)
-        self.summary_label = QLabel("")
         layout.addWidget(self.summary_label)
 
         self.filter_edit.textChanged.connect(self.proxy.set_text)
@@ -229,10 +188,7 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
         self.project_path = Path(path) if path else None
         self._estimate_key = None
         self.refresh()
-        if self._own_source:  # a view on its own compares each project with the folder chosen last
-            self.source.set_project(self.project_path)
-            if self.reference_folder is not None and self.project_path is not None:
-                self.set_reference_folder(self.reference_folder)
+        self.exports.project_changed()
 
     def language_changed(self) -> None:
         """The project's language was set anew: its prompts (the estimate) and profile are read again."""
@@ -246,7 +202,7 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
             self.model.set_profile([], None)
             self.summary_label.setText("Open a project to see its profile.")
             return None
-        path, refs, feature_set = self.project_path, self.references, self.feature_set()
+        path, refs, feature_set = self.project_path, self.exports.references, self.feature_set()
         self._snapshot = replace(self._snapshot, Operation(self.runner,
                                                            lambda p: backend.snapshot(path, refs, feature_set))
                                  .success(self._show_snapshot)
@@ -288,7 +244,7 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
                 return  # the person chose another set meanwhile; its own estimate follows
             self.pending, self.estimated, self._estimate_key = result.pending, result.estimate, (feature_set, mode)
             start, self._start_when_estimated = self._start_when_estimated, False
-            self.estimate_label.setText(estimate_text(result.estimate, len(result.pending), note=self._note,
+            self.estimate_label.setText(estimate_text(result.estimate, len(result.pending), note=self.controls.note,
                                                       retrieval_only=mode == backend.MODE_RETRIEVAL,
                                                       model_ready=result.model_ready))
             self.estimateShown.emit()
@@ -307,7 +263,7 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
     @property
     def running(self) -> bool:
         """A batch or a batch file runs (both write to the project, so one at a time)."""
-        return any(op is not None and op.running for op in (self._batch, self._file_op))
+        return (self._batch is not None and self._batch.running) or self.batch_files.running
 
     # ------------------------------------------------------------------ batches
     def start_batch(self) -> Operation | None:
@@ -331,12 +287,8 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
                 return None
         path, feature_set, settings, mode = self.project_path, self.feature_set(), self.settings(), self.mode()
         self.last_error = self.last_result = None
-        self._state, self._note, self._estimate_key = JobState.DONE, "", None
-        self.run_button.setEnabled(False)
-        self.batch_file_button.setEnabled(False)
-        self.cancel_button.setEnabled(True)
-        self.progress.setVisible(True)
-        self.progress.setMaximum(0)
+        self._state, self.controls.note, self._estimate_key = JobState.DONE, "", None
+        self.controls.busy()
         self._batch = (Operation(self.runner, lambda progress: backend.run_batch(path, feature_set, settings, mode,
                                                                                  progress))
                        .success(self._batch_done).failure(self._batch_failed).cancelled(self._batch_cancelled)
@@ -344,51 +296,99 @@ class ProfileView(BatchFileActions, ExportActions, QWidget):
         return self._batch
 
     def cancel_batch(self) -> None:
-        if self._file_op is not None and self._file_op.running:
-            self._file_op.cancel()
-            self.estimate_label.setText(FILE_CANCEL_NOTES[self._file_kind][0])
+        if self.batch_files.running:
+            self.batch_files.cancel()
         elif self._batch is not None:
             self._batch.cancel()
             self.estimate_label.setText("Cancelling: requests already sent are finished and kept…")
 
     def _batch_progress(self, done: int, total: int, message: str) -> None:
-        self.progress.setMaximum(max(total, 1))
-        self.progress.setValue(min(done, total))
-        self.progress.setFormat(f"%v/%m {message}")
+        self.controls.show_progress(done, total, f"%v/%m {message}")
         self.batchProgress.emit(done, total, message)
         if done and done % 5 == 0 and not (self._snapshot and self._snapshot.running):
             self.refresh()
 
     def _batch_done(self, result: Any) -> None:
         self.last_result = result
-        self._note = (f"Finished: ran {len(result.ran)}, skipped {len(result.skipped)} already done"
+        self.controls.note = (f"Finished: ran {len(result.ran)}, skipped {len(result.skipped)} already done"
                       + (f", {len(result.failed)} failed" if result.failed else "") + ". ")
         self._state = result.state
 
     def _batch_failed(self, exc: BaseException) -> None:
         self.last_error = exc
         self._state = JobState.FAILED
-        self._note = f"The batch stopped: {error_text(exc)} Run it again to resume. "
+        self.controls.note = f"The batch stopped: {error_text(exc)} Run it again to resume. "
 
     def _batch_cancelled(self) -> None:
         self._state = JobState.CANCELLED
-        self._note = "Cancelled; finished features are kept. Resume to run the rest: "
+        self.controls.note = "Cancelled; finished features are kept. Resume to run the rest: "
 
     def _batch_finished(self) -> None:
         state = self._state
-        self.run_button.setEnabled(True)
-        self.batch_file_button.setEnabled(True)
-        self.cancel_button.setEnabled(False)
-        self.progress.setVisible(False)
+        self.controls.idle()
         self.run_button.setText("Resume batch" if state in RESUMABLE_STATES else "Run batch")
-        self.estimate_label.setText(self._note)
+        self._refresh_then(lambda: self.batchFinished.emit(state))
+
+    def _file_finished(self, state: str) -> None:
+        self._estimate_key = None  # answered features changed: a Run asks for a fresh estimate
+        self._refresh_then(lambda: self.batchFileFinished.emit(state))
+
+    def _references_changed(self) -> None:
+        refresh = self.refresh()
+        if refresh is not None:
+            refresh.finished(self.referencesLoaded.emit)
+
+    def _refresh_then(self, then: Callable[[], None]) -> None:
+        """Read the profile again, then ``then`` (at once without a project)."""
         refresh = self.refresh()
         if refresh is None:
-            self.batchFinished.emit(state)
+            then()
         else:
-            refresh.finished(lambda: self.batchFinished.emit(state))
+            refresh.finished(then)
 
-    def _row_activated(self, index) -> None:
+    def _row_activated(self, index: QModelIndex) -> None:
         if index.isValid():
             entry = self.model.entry(self.proxy.mapToSource(index).row())
             self.featureActivated.emit(entry.parent_id)
+
+
+def _set_combo() -> QComboBox:
+    """The editable feature set: a built-in set, a saved list, or ids typed in."""
+    combo = QComboBox()
+    combo.setEditable(True)
+    # as wide as a short name: the study's four ("word-order-case-negation-questions") widened the dock over the
+    # value list at 1280×800; the list that opens is as wide as its longest name
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(12)
+    combo.setAccessibleName("Feature set")
+    combo.setToolTip("A built-in set, a saved list, or feature ids separated by commas (81A,GB107)")
+    return combo
+
+
+def _status_combo() -> QComboBox:
+    """Core's statuses, each with what it means; their counts are filled in with the profile."""
+    combo = QComboBox()
+    combo.setAccessibleName("Status")
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+    for choice in status_choices([]):
+        combo.addItem(choice.label, choice.key)
+        combo.setItemData(combo.count() - 1, choice.tooltip, Qt.ItemDataRole.ToolTipRole)
+    return combo
+
+
+def _profile_table(proxy: ProfileFilterModel) -> QTableView:
+    """One line per feature, sorted by id: a dock at half the window's height then lists ~10 of them."""
+    table = QTableView()
+    table.setModel(proxy)
+    table.setSortingEnabled(True)
+    table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setAlternatingRowColors(True)
+    table.verticalHeader().setVisible(False)
+    table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 8)
+    header = table.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+    table.setToolTip("Double-click a row to open the feature with its evidence")
+    return table

@@ -19,11 +19,9 @@ from core.errors import GrammarLensError
 from core.progress import Progress
 from core.store import open_project
 from core.store.repository import get_language
-from gui.coding.coding_controller import CodingController
 from gui.common import file_dialogs
 from gui.common.operations import Operation, OperationRunner, replace
 from gui.profile import profile_backend
-from gui.project.project_controller import ProjectController
 
 
 def _read(folder: Path, project_path: Path, progress: Progress) -> dict:
@@ -130,12 +128,3 @@ class ReferenceSource(QObject):
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
         return box
-
-
-def connect_references(source: ReferenceSource, projects: ProjectController, coding: CodingController,
-                       parent: QWidget) -> None:
-    """Follow the open project, hand its values to the coding pass, and offer a folder when the pass needs one."""
-    projects.opened.connect(source.set_project)
-    projects.closed.connect(lambda: source.set_project(None))
-    source.loaded.connect(coding.set_references)
-    coding.referencesNeeded.connect(lambda: source.needed(parent))

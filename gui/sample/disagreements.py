@@ -1,6 +1,6 @@
 """The disagreement queue: two coders' values side by side, resolved one feature at a time.
 
-*Project → Compare with another coder's file…* (:func:`open_disagreement_queue`): the open project
+*Project → Compare with another coder's file…* (:func:`gui.window.sample_wiring.open_queue`): the open project
 is coder A's; the person chooses coder B's file, :func:`core.sample.coders.compare_projects` runs in
 a worker (both files read-only), and the queue lists every feature the two decided differently.
 Selecting one shows both coders' value, status, note, pinned pages and time, selects the feature in
@@ -12,16 +12,19 @@ resolved feature leaves the queue and its history (who said what) shows below.  
 the window's error dialog.  The header names each side's coders as their decisions store them
 (never the login name of the person looking), and the summary gives the blind and the current
 kappa.  When another project opens in the main window the queue closes (its side A is gone).
+The window builds, owns and wires the queue; what showing the pins needs of it is :class:`PinsHost`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import html
+import warnings
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
+from typing import Protocol
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, Signal, SignalInstance
 from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
@@ -38,9 +41,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.models import Paragraph
 from core.progress import Progress
 from core.sample.coders import CoderComparison, CoderValue, Disagreement
+from core.store.repository import get_paragraphs
 from gui.common.operations import Operation, OperationRunner
+from gui.common.window_state import WindowState
+from gui.pdf.pdf_view import Highlight, PdfView
+from gui.project.project_controller import ProjectController
 
 Report = Callable[[str, BaseException], object]
 QUEUE_PLACED_KEY = "window/disagreementDockPlaced"
@@ -249,12 +257,19 @@ class DisagreementQueue(QWidget):
         self.history.setHtml("".join(lines) + "</ul>")
 
 
-def show_pins(window, d: Disagreement) -> None:
-    """Outline both coders' pinned paragraphs on the window's PDF (A's violet, B's teal) and scroll to the first."""
-    from core.store.repository import get_paragraphs
-    from gui.pdf.pdf_view import Highlight
+class PinsHost(Protocol):
+    """What showing both coders' pins needs of the main window (``gui/window`` provides it and wires the queue)."""
 
-    project, path = window.projects.project, window.state.project_path
+    state: WindowState
+    projects: ProjectController
+    pdf_view: PdfView
+
+    def show_paragraph(self, paragraph: Paragraph) -> None: ...
+
+
+def show_pins(host: PinsHost, d: Disagreement) -> None:
+    """Outline both coders' pinned paragraphs on the window's PDF (A's violet, B's teal) and scroll to the first."""
+    project, path = host.projects.project, host.state.project_path
     if project is None or path is None or Path(path).resolve() != Path(d.a.project).resolve():
         return
     a_ids = list(d.a.paragraph_ids)
@@ -262,64 +277,23 @@ def show_pins(window, d: Disagreement) -> None:
     found = {p.id: p for p in get_paragraphs(project, a_ids + b_ids)}
     marks = [Highlight(found[i].rects, "pinned", i) for i in a_ids if i in found]
     marks += [Highlight(found[i].rects, "cited", i) for i in b_ids if i in found]
-    window.pdf_view.set_highlights(marks)
+    host.pdf_view.set_highlights(marks)
     first = next((found[i] for i in a_ids + b_ids if i in found), None)
     if first is not None:
-        window.show_paragraph(first)
+        host.show_paragraph(first)
 
 
-def open_disagreement_queue(window, b_path: str | Path | None = None) -> DisagreementQueue | None:
-    """Project → Compare with another coder's file…: the queue in a dock of the main window (A: its project)."""
-    from gui.common import file_dialogs
-    from gui.profile.profile_dock import place_dock
-
-    a_path = window.state.project_path
-    if a_path is None:
-        window.statusBar().showMessage("Open your own project first: it is coder A's side of the comparison.", 8000)
-        return None
-    b_path = b_path or file_dialogs.choose_project(window, Path(a_path).parent)
-    if b_path is None:
-        return None
-    queue = DisagreementQueue(window.runner, window.show_error, window.coding.act_reviewer, window)
-    dock = QDockWidget("Disagreements between two coders", window)
+def queue_dock(queue: DisagreementQueue, parent: QWidget) -> QDockWidget:
+    """The dock the queue lives in (deleted when closed: a new comparison makes a new one)."""
+    dock = QDockWidget("Disagreements between two coders", parent)
     dock.setObjectName("disagreementDock")
     dock.setWidget(queue)
     dock.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
-    shown: list[Disagreement] = []
-
-    def chosen(d: Disagreement) -> None:
-        shown[:] = [d]
-        window.select_feature(d.feature_id)
-        show_pins(window, d)
-
-    def evidence_in() -> None:  # the feature's evidence replaced the highlights: show the coders' pins again
-        if shown and window.state.feature is not None and window.state.feature.id == shown[0].feature_id:
-            show_pins(window, shown[0])
-
-    queue.disagreementChosen.connect(chosen)
-    window.features.evidenceChanged.connect(evidence_in)
-    dock.destroyed.connect(lambda *_: _disconnect(window.features.evidenceChanged, evidence_in))
-    queue.resolved.connect(lambda fid, _decision: window.select_feature(fid))  # the coding panel shows the new value
-
-    def project_changed(path: str) -> None:  # A is no longer the open project: the queue would resolve into it
-        if Path(path).resolve() != Path(a_path).resolve():
-            window.statusBar().showMessage(f"The two-coder queue of {Path(a_path).name} was closed: "
-                                           f"{Path(path).name} is open now.", 10000)
-            if getattr(window, "disagreement_queue", None) is queue:
-                window.disagreement_queue = None
-            dock.close()
-
-    window.projectOpened.connect(project_changed)
-    dock.destroyed.connect(lambda *_: _disconnect(window.projectOpened, project_changed))
-    window.disagreement_queue = queue
-    place_dock(window, dock, window.store, QUEUE_PLACED_KEY)  # as the profile dock: never one row of evidence left
-    queue.compare(a_path, b_path)
-    return queue
+    return dock
 
 
-def _disconnect(signal, slot) -> None:
-    import warnings
-
+def disconnect_quietly(signal: SignalInstance, slot: Callable[..., object]) -> None:
+    """Undo a connection that may be gone already (with the window, at quitting)."""
     with contextlib.suppress(RuntimeError, TypeError), warnings.catch_warnings():  # already gone with the window
         warnings.simplefilter("ignore", RuntimeWarning)  # PySide warns instead of raising for a gone connection
         signal.disconnect(slot)

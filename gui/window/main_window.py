@@ -7,7 +7,6 @@ layout and closes cleanly (running work cancelled and waited for).  Long work ru
 """
 from __future__ import annotations
 
-import time
 from functools import partial
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QVBoxLayout, QWidget
 
 from core.catalog.model import Catalog, Feature
-from core.errors import GrammarLensError, PdfError
+from core.errors import PdfError
 from core.models import Paragraph, Rect
 from gui.coding.coding_pass import CodingController, CodingPanel, CodingPassBar, connect_coding
 from gui.common import backend, file_dialogs
@@ -33,16 +32,19 @@ from gui.features.value_panel import ValuePanel
 from gui.pdf.pdf_toolbar import PdfToolbar
 from gui.pdf.pdf_view import Highlight, PdfView
 from gui.profile.profile_view import ProfileView
-from gui.profile.references import ReferenceSource, connect_references
+from gui.profile.references import ReferenceSource
 from gui.project.language_line import LanguageLine
 from gui.project.open_grammar import pdf_start, project_start
 from gui.project.project_controller import ProjectController
 from gui.project.restore_dialog import restore_action
-from gui.window import menus
+from gui.sample.disagreements import DisagreementQueue
+from gui.sample.window import SampleWindow
+from gui.window import menus, sample_wiring
 from gui.window.coder_name import CoderNameDialog, ask_coder_name
+from gui.window.feature_finder import FeatureFinder
 from gui.window.offline_banner import OfflineBanner
 from gui.window.pass_focus import PassFocus
-from gui.window.profile_wiring import build_profile_dock
+from gui.window.profile_wiring import build_profile_dock, connect_references
 from gui.window.quitting import stop_work
 from gui.window.window_layout import WindowLayout, named_splitter
 
@@ -71,15 +73,15 @@ class MainWindow(QMainWindow):
         self.references = ReferenceSource(self.runner, self.store, self)  # WALS/Grambank values, per project
         self.errors = ErrorReporter(self, lambda text, ms: self.statusBar().showMessage(text, ms),
                                     self.projects.abandon)  # every failure's dialog, once per burst
-        self.catalog: Catalog | None = None
+        self.finder = FeatureFinder(self.features.choose, lambda text: self.statusBar().showMessage(text, 5000),
+                                    lambda: self.state.project_path is not None)
         self.profile_view: ProfileView | None = None
         self.profile_dock: QDockWidget | None = None
         self.settings_dialog: SettingsDialog | None = None
         self.coder_dialog: CoderNameDialog | None = None
         self.last_message_box: QMessageBox | None = None
-        self.first_page_seconds: float | None = None
-        self._open_started = 0.0
-        self._wanted_feature: str | None = None
+        self.sample_window: SampleWindow | None = None  # the last Sample window opened over this one
+        self.disagreement_queue: DisagreementQueue | None = None  # the two-coder queue docked here, while open
 
         self.setWindowTitle("GrammarLens")
         self.setAcceptDrops(True)
@@ -119,6 +121,7 @@ class MainWindow(QMainWindow):
         self.main_splitter.setSizes([210, 500, 570])  # the evidence snippets need the room (1280 x 800)
         outer.addWidget(self.main_splitter, 1)
         self.setCentralWidget(central)
+        self.panels = central  # the pass gives the keys back when a widget in here lets them go
         self.language_line = LanguageLine(self.projects, self)  # "Language: Ulwa (yaul1241) — change…"
         self.statusBar().addPermanentWidget(self.language_line)
         self.task_bar = TaskBar(self.runner)
@@ -165,7 +168,8 @@ class MainWindow(QMainWindow):
                                "The profile: batch runs, review, agreement with WALS/Grambank, CLDF export")
         self.act_keys, self.act_about = menus.help_actions(self, self.evidence_panel.table)  # Help → Keys…, About
         self.act_restore, self.act_ocr = restore_action(self, self.projects), menus.ocr_action(self, self.store)
-        self.act_sample, self.act_compare = menus.sample_actions(self)  # the Sample window; a second coder's file
+        self.act_sample, self.act_compare = menus.sample_actions(  # the Sample window; a second coder's file
+            self, partial(sample_wiring.open_sample, self), partial(sample_wiring.open_queue, self))
         fill_recent = partial(ask.fill_recent_menu, store=self.store, open_project=self.open_project)
         self.recent_menu = menus.recent_menu(self, fill_recent)
         menus.fill_menu_bar(self, (
@@ -187,7 +191,7 @@ class MainWindow(QMainWindow):
             source.failed.connect(self.show_error)
         self.runner.failed.connect(self.show_error)
         self.errors.shown.connect(self.errorShown)
-        connect_references(self.references, p, self.coding, self)
+        connect_references(self)
         p.opened.connect(self._project_opened)
         p.aboutToClose.connect(self.save_layout)
         p.closed.connect(self._project_closed)
@@ -197,7 +201,7 @@ class MainWindow(QMainWindow):
         p.restored.connect(lambda _kept: self.catalog is None and self.load_catalog())  # stopped half-way: again
         f.featureChanged.connect(self._feature_changed)
         f.evidenceChanged.connect(self._evidence_changed)
-        f.marksChanged.connect(lambda: (self.evidence_panel.show_marks(self.state), self._apply_highlights()))
+        f.marksChanged.connect(self._marks_changed)
         f.valueChanged.connect(v.show_view)
         f.retrievalFinished.connect(self.retrievalFinished)
         f.classificationFinished.connect(self.classificationFinished)
@@ -206,14 +210,13 @@ class MainWindow(QMainWindow):
         self.features_panel.featureChosen.connect(self.select_feature)
         self.pdf_toolbar.documentChosen.connect(self.show_document)
         self.pdf_toolbar.matchesChanged.connect(self._apply_highlights)
-        self.pdf_view.pageRendered.connect(self._page_rendered)
         self.evidence_panel.paragraphChosen.connect(self.show_paragraph)
         v.classifyRequested.connect(self.features.classify)
         connect_coding(self.coding, self.coding_panel, self.pass_bar, self.evidence_panel, self.pdf_view, v,
                        self._apply_highlights, self.select_feature, self.features_panel.model)
         self.coding.stored.connect(self.reviewStored)
         self.coding.name_asker = partial(ask_coder_name, self)  # who is coding: asked at the first act, once
-        self.pass_focus = PassFocus(self.pass_bar, self.centralWidget(), (self.pdf_view,), self.coding)
+        self.pass_focus = PassFocus(self.pass_bar, self.panels, (self.pdf_view,), self.coding)
 
     def save_layout(self) -> None:
         """Window geometry, splitters and zoom; for the open project, its feature and page."""
@@ -225,13 +228,11 @@ class MainWindow(QMainWindow):
     # ================================================================== projects and grammars
     def open_project(self, path: str | Path, feature: str | None = None) -> bool:
         """Open a project file and show its first grammar (and ``feature``); false, with a message, on failure."""
-        self._open_started, self.first_page_seconds = time.perf_counter(), None
-        self._wanted_feature = feature or self._wanted_feature
+        self.finder.want(feature)
         return self.projects.open(path)
 
     def open_pdf(self, pdf_path: str | Path) -> Operation | bool | None:
         """Open grammar PDF…: the PDF in its own project beside it, read first when new (never into the demo)."""
-        self._open_started, self.first_page_seconds = time.perf_counter(), None
         return self.projects.open_pdf(Path(pdf_path))
 
     def ingest_pdf(self, pdf_path: Path, project_path: Path | None = None) -> Operation | None:
@@ -249,13 +250,8 @@ class MainWindow(QMainWindow):
         remembered, page = self.layout_memory.project_memory(Path(path))
         if page and self.state.document is not None:
             self.pdf_view.go_to_page(page)
-        wanted = self._wanted_feature or remembered
         self.projectOpened.emit(path)
-        if wanted and self.catalog is not None:
-            self._wanted_feature = None
-            self.select_feature(str(wanted))
-        elif wanted:
-            self._wanted_feature = str(wanted)  # chosen once the catalog has loaded
+        self.finder.project_opened(remembered)
 
     def _project_closed(self) -> None:
         self.pdf_view.close_document()
@@ -297,28 +293,20 @@ class MainWindow(QMainWindow):
     # ================================================================== features, evidence, value
     def load_catalog(self) -> Operation:
         def done(catalog: Catalog) -> None:
-            self.catalog = catalog
             self.features_panel.set_catalog(catalog)
+            self.finder.catalog_loaded(catalog)
             self.catalogLoaded.emit()
-            if self._wanted_feature and self.state.project_path is not None:
-                wanted, self._wanted_feature = self._wanted_feature, None
-                self.select_feature(wanted)
 
         return Operation(self.runner, backend.load_catalog).success(done).failure(
             self.features_panel.set_failed).run_in_background()
 
     def select_feature(self, feature: Feature | str) -> None:
-        """Pick a feature (object or id): show its stored result, or retrieve its evidence."""
-        if isinstance(feature, str):
-            if self.catalog is None:
-                self._wanted_feature = feature
-                return
-            try:
-                feature = self.catalog.get(feature)
-            except GrammarLensError:
-                self.statusBar().showMessage(f"No feature {feature} in the catalog.", 5000)
-                return
-        self.features.choose(feature)
+        """Pick a feature (object or id): its stored result, or its evidence retrieved (an id waits for the catalog)."""
+        self.finder.find(feature)
+
+    @property
+    def catalog(self) -> Catalog | None:
+        return self.finder.catalog
 
     def _feature_changed(self) -> None:
         feature = self.state.feature
@@ -340,14 +328,15 @@ class MainWindow(QMainWindow):
         self.pdf_view.show_rects(paragraph.rects)
         self.statusBar().showMessage(f"p. {paragraph.page_label} — {paragraph.section}", 6000)
 
+    def _marks_changed(self) -> None:
+        """Pins or cited paragraphs changed: the evidence list marks them and the page shows them."""
+        self.evidence_panel.show_marks(self.state)
+        self._apply_highlights()
+
     def _apply_highlights(self) -> None:
         marks = [Highlight(m.paragraph.rects, m.kind, m.paragraph.id) for m in self.state.marks()]
         marks += [Highlight((Rect(page, *rect),), "search", None) for page, rect in self.pdf_toolbar.matches]
         self.pdf_view.set_highlights(marks)
-
-    def _page_rendered(self, _pdf_page: int) -> None:
-        if self.first_page_seconds is None and self._open_started:
-            self.first_page_seconds = time.perf_counter() - self._open_started
 
     def _update_offline_banner(self) -> None:
         configured = llm_configured(self.settings)
@@ -376,7 +365,8 @@ class MainWindow(QMainWindow):
         self.settings = settings
         save_settings(settings, self.store)
         self._update_offline_banner()
-        self.profile_view is None or self.profile_view.settings_changed()  # its cost follows a key just added
+        if self.profile_view is not None:
+            self.profile_view.settings_changed()  # its cost follows a key just added
         if retrieval_changed and self.state.feature is not None and self.state.classification is None:
             self.features.retrieve()
 

@@ -36,14 +36,12 @@ def recent_menu(window: QWidget, fill: Callable[[QMenu], object]) -> QMenu:
     return menu
 
 
-def sample_actions(window: QMainWindow) -> tuple[QAction, QAction]:
-    """Sample → Open sample folder… and Project → Compare with another coder's file… (:mod:`gui.sample`)."""
-    from gui.sample.disagreements import open_disagreement_queue
-    from gui.sample.opening import open_sample_folder
-
-    sample = make_action(window, "Open &sample folder…", None, lambda: open_sample_folder(window),
+def sample_actions(window: QMainWindow, open_sample: Callable[[], object],
+                   compare_coders: Callable[[], object]) -> tuple[QAction, QAction]:
+    """Sample → Open sample folder…, Project → Compare with another coder's file… (:mod:`gui.window.sample_wiring`)."""
+    sample = make_action(window, "Open &sample folder…", None, open_sample,
                          "A folder of projects: heatmap, map and agreement of the sample")
-    compare = make_action(window, "&Compare with another coder's file…", None, lambda: open_disagreement_queue(window),
+    compare = make_action(window, "&Compare with another coder's file…", None, compare_coders,
                           "This project's disagreements with a second coder's file, resolved one by one")
     return sample, compare
 
@@ -82,7 +80,9 @@ def fill_menu_bar(window: QMainWindow, menus: Sequence[tuple[str, Sequence[Item]
 
 def add_toolbar(window: QMainWindow, items: Sequence[Item]) -> QToolBar:
     """A fixed text-only toolbar; a widget item (the PDF toolbar) is embedded as it is."""
-    toolbar = QToolBar("Main toolbar", objectName="mainToolbar", movable=False)
+    toolbar = QToolBar("Main toolbar")
+    toolbar.setObjectName("mainToolbar")
+    toolbar.setMovable(False)
     toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
     for item in items:
         if item is None:

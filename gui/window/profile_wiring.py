@@ -1,4 +1,4 @@
-"""How the profile dock is wired into the window: what it follows, and what it opens there.
+"""How the profile dock and the WALS/Grambank values are wired into the window: what they follow, and what they open.
 
 Why apart from the window: the dock follows the open project, every stored act, every answer and
 the language, opens features in the window, and counts its "not coded yet" against the set the
@@ -19,6 +19,15 @@ from gui.profile.profile_view import ProfileView
 if TYPE_CHECKING:
     from gui.coding.coding_state import PassView
     from gui.window.main_window import MainWindow
+
+
+def connect_references(window: MainWindow) -> None:
+    """The WALS/Grambank values follow the open project and reach the coding pass, which asks for a folder here."""
+    source, projects, coding = window.references, window.projects, window.coding
+    projects.opened.connect(source.set_project)
+    projects.closed.connect(lambda: source.set_project(None))
+    source.loaded.connect(coding.set_references)
+    coding.referencesNeeded.connect(lambda: source.needed(window))
 
 
 def build_profile_dock(window: MainWindow) -> tuple[ProfileView, QDockWidget]:

@@ -6,9 +6,8 @@ strings from INI files and byte arrays from the registry alike).
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
-from typing import Sequence
+from typing import Sequence, TypeVar
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
@@ -16,6 +15,7 @@ from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 from gui.pdf.pdf_view import PdfView
 
 DEFAULT_SIZE = (1280, 800)
+N = TypeVar("N", int, float)
 
 
 class WindowLayout:
@@ -37,8 +37,9 @@ class WindowLayout:
             saved = self.store.value(f"window/{splitter.objectName()}")
             if isinstance(saved, QByteArray):
                 splitter.restoreState(saved)
-        with contextlib.suppress(TypeError, ValueError):  # a zoom that is not a number: the view keeps its own
-            view.set_zoom(float(self.store.value("window/zoom", 1.0)))
+        zoom = _number(self.store.value("window/zoom", 1.0), float)
+        if zoom is not None:  # a zoom that is not a number: the view keeps its own
+            view.set_zoom(zoom)
 
     def save(self, window: QMainWindow, splitters: Sequence[QSplitter], view: PdfView) -> None:
         self.store.setValue("window/geometry", window.saveGeometry())
@@ -59,11 +60,17 @@ class WindowLayout:
     def project_memory(self, project: Path) -> tuple[str, int | None]:
         """(feature id or "", PDF page or None) shown when the project was last closed."""
         feature = str(self.store.value(f"{self._key(project)}/feature", "") or "")
-        try:
-            page = int(self.store.value(f"{self._key(project)}/page", 0)) or None
-        except (TypeError, ValueError):
-            page = None
-        return feature, page
+        return feature, _number(self.store.value(f"{self._key(project)}/page", 0), int) or None
+
+
+def _number(value: object, kind: type[N]) -> N | None:
+    """A stored number (INI files hand back strings, the registry numbers); None when it is not one."""
+    if not isinstance(value, str | int | float):
+        return None
+    try:
+        return kind(value)
+    except ValueError:
+        return None
 
 
 def named_splitter(name: str, orientation: Qt.Orientation, panels: tuple[tuple[QWidget, int], ...]) -> QSplitter:

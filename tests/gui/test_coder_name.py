@@ -116,13 +116,13 @@ def test_the_apps_own_settings_share_the_name_with_the_cli(qtbot, nameless, gui_
 def test_a_resolution_in_the_two_coder_queue_is_a_first_act_too(qtbot, nameless, main_window, demo_project,
                                                                  tmp_path) -> None:
     from core.coding.decisions import current
-    from gui.sample.disagreements import open_disagreement_queue
+    from gui.window.sample_wiring import open_queue
     from tests.gui.test_disagreement_queue import SLOW_MS, two_coders
 
     a, b, _ids = two_coders(demo_project, tmp_path)
     window = main_window
     assert window.open_project(a)
-    queue = open_disagreement_queue(window, b)
+    queue = open_queue(window, b)
     with qtbot.waitSignal(queue.compared, timeout=SLOW_MS):
         pass
     asked = _answer_when_asked(window, qtbot, "Cy")

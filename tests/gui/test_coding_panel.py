@@ -113,7 +113,7 @@ def test_accepting_the_model_value_pins_the_cited_paragraphs(qtbot, main_window,
     assert window.state.pins == cited and window.coding_panel.view.current_code == "1"
     assert not window.value_panel.accept_button.isEnabled()  # the value is the model's: nothing left to accept
     assert "accepted" in window.coding_panel.status_label.text()
-    assert {item.data(1) for item in window.pdf_view.highlight_items() if item.data(0) == "pinned"} <= cited
+    assert {item.data(1) for item in window.pdf_view.overlays.highlights if item.data(0) == "pinned"} <= cited
 
 
 def test_filters_of_the_pass_uncoded_and_disagreeing_with_the_databases(qtbot, main_window, demo_project) -> None:

@@ -22,7 +22,7 @@ def _open(qtbot, window, project, feature="81A") -> None:
 def _point_of(view, paragraph) -> QPoint:
     """Where the middle of a paragraph's first rectangle is in the PDF view's viewport."""
     rect = paragraph.rects[0]
-    page = view.page_item_rect_in_view(rect.pdf_page)
+    page = view.mapFromScene(view.pages.item(rect.pdf_page).sceneBoundingRect()).boundingRect().toRectF()
     return QPoint(int(page.left() + (rect.x0 + rect.x1) / 2 * view.zoom),
                   int(page.top() + (rect.y0 + rect.y1) / 2 * view.zoom))
 
@@ -74,12 +74,12 @@ def test_ten_features_coded_from_the_keyboard_with_a_clicked_pin_undo_reopen_and
     view = window.pdf_view
     with qtbot.waitSignal(view.paragraphClicked, timeout=2000):
         qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=_point_of(view, best))
-    assert len(view.selected_items()) == len(best.rects)  # the click outlined the paragraph
+    assert len(view.overlays.selected) == len(best.rects)  # the click outlined the paragraph
     with qtbot.waitSignal(window.coding.stored, timeout=2000) as stored:
         qtbot.keyClick(view, Qt.Key.Key_P)
     assert stored.args == ["pin"] and window.state.pins == {best.id}
     assert window.evidence_panel.model.hit(0).paragraph.id == best.id  # pins are listed first
-    assert {item.data(1) for item in view.highlight_items() if item.data(0) == "pinned"} == {best.id}
+    assert {item.data(1) for item in view.overlays.highlights if item.data(0) == "pinned"} == {best.id}
     menu = view.context_menu(_point_of(view, best))  # the same point offers to unpin it
     assert menu is not None and menu.actions()[0].text().startswith("Unpin this paragraph")
     menu.deleteLater()

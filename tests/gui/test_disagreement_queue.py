@@ -35,7 +35,7 @@ def digest(path: Path) -> str:
 def test_take_b_stores_a_decision_in_a_that_records_both_coders(qtbot, main_window, demo_project, tmp_path) -> None:
     from core.coding.decisions import current, history
     from core.store import open_project
-    from gui.sample.disagreements import open_disagreement_queue
+    from gui.window.sample_wiring import open_queue
 
     a, b, ids = two_coders(demo_project, tmp_path)
     b_before = digest(b)
@@ -44,15 +44,15 @@ def test_take_b_stores_a_decision_in_a_that_records_both_coders(qtbot, main_wind
     assert window.act_compare.text() == "&Compare with another coder's file…"
     project_menu = window.menuBar().actions()[0].menu()  # Project → Compare with another coder's file…
     assert window.act_compare in project_menu.actions()
-    queue = open_disagreement_queue(window, b)
+    queue = open_queue(window, b)
     with qtbot.waitSignal(queue.compared, timeout=SLOW_MS):
         pass
     assert queue.list.count() == 1 and queue.current().feature_id == "GB107"  # 81A agreed: not in the queue
     assert "negative suffix -ka" in queue.side_a.text() and "particle, not an affix" in queue.side_b.text()
     assert "ana" in queue.side_a.text() and "ben" in queue.side_b.text()
     qtbot.waitUntil(lambda: window.state.feature is not None and window.state.feature.id == "GB107", timeout=SLOW_MS)
-    pinned = {item.data(1) for item in window.pdf_view.highlight_items() if item.data(0) == "pinned"}
-    cited = {item.data(1) for item in window.pdf_view.highlight_items() if item.data(0) == "cited"}
+    pinned = {item.data(1) for item in window.pdf_view.overlays.highlights if item.data(0) == "pinned"}
+    cited = {item.data(1) for item in window.pdf_view.overlays.highlights if item.data(0) == "cited"}
     assert ids[0] in pinned and ids[1] in cited  # A's pin violet, B's pin (found in A's book) teal
     queue.note.setText("checked §7.2: a particle")
     with qtbot.waitSignal(queue.resolved, timeout=SLOW_MS) as resolved:
@@ -73,11 +73,11 @@ def test_take_b_stores_a_decision_in_a_that_records_both_coders(qtbot, main_wind
 def test_a_failed_resolution_goes_to_the_error_dialog(qtbot, main_window, demo_project, tmp_path) -> None:
     from core.coding.decisions import code
     from core.store import open_project
-    from gui.sample.disagreements import open_disagreement_queue
+    from gui.window.sample_wiring import open_queue
 
     a, b, _ids = two_coders(demo_project, tmp_path)
     assert main_window.open_project(a)
-    queue = open_disagreement_queue(main_window, b)
+    queue = open_queue(main_window, b)
     with qtbot.waitSignal(queue.compared, timeout=SLOW_MS):
         pass
     with open_project(a, backup=False) as project:  # A changes the feature after the comparison
@@ -89,14 +89,14 @@ def test_a_failed_resolution_goes_to_the_error_dialog(qtbot, main_window, demo_p
 
 def test_the_queue_names_each_sides_coders_and_closes_when_another_project_opens(qtbot, main_window, demo_project,
                                                                                tmp_path) -> None:
-    from gui.sample.disagreements import open_disagreement_queue
+    from gui.window.sample_wiring import open_queue
 
     a, b, _ids = two_coders(demo_project, tmp_path)
     other = tmp_path / "other.grammarlens"
     shutil.copy(demo_project, other)
     window = main_window
     assert window.open_project(a)
-    queue = open_disagreement_queue(window, b)
+    queue = open_queue(window, b)
     with qtbot.waitSignal(queue.compared, timeout=SLOW_MS):
         pass
     assert "A: ana" in queue.title_a.text() and "B: ben" in queue.title_b.text()  # as stored, not the login name

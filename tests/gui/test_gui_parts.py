@@ -64,8 +64,8 @@ def test_pdf_view_renders_only_visible_pages_of_a_long_grammar(qtbot, shared_dir
         view.load(shared_dir / "grammars" / BIG_GRAMMAR)
     assert first.args == [1]
     assert view.page_count == 770
-    qtbot.waitUntil(lambda: not view.rendering, timeout=5000)
-    assert len(view.rendered_pages()) <= 4  # lazily rendered, not 770 pages
+    qtbot.waitUntil(lambda: not view.renderer.rendering, timeout=5000)
+    assert len(view.renderer.rendered_pages()) <= 4  # lazily rendered, not 770 pages
     with qtbot.waitSignal(view.pageRendered, check_params_cb=lambda p: p == 400, timeout=5000):
         view.go_to_page(400)
     assert view.current_page == 400
@@ -84,10 +84,10 @@ def test_pdf_view_highlights_sit_on_the_paragraph_rects_and_zoom_keeps_the_page(
     view.set_highlights([Highlight((rect,), "cited", 1), Highlight((Rect(5, 50, 60, 300, 90),), "evidence", 2)])
     view.show_rects((rect,))
     assert view.current_page == 7
-    (cited,) = [i for i in view.highlight_items() if i.data(0) == "cited"]
-    assert cited.parentItem() is view.page_item(7)  # drawn on page 7
+    (cited,) = [i for i in view.overlays.highlights if i.data(0) == "cited"]
+    assert cited.parentItem() is view.pages.item(7)  # drawn on page 7
     assert cited.rect().getCoords() == (50.0, 120.0, 370.0, 190.0)
-    (outline,) = view.selected_items()
+    (outline,) = view.overlays.selected
     on_screen = view.mapFromScene(outline.sceneBoundingRect()).boundingRect()
     assert view.viewport().rect().intersects(on_screen)
     view.set_zoom(2.0)

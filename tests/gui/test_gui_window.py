@@ -45,10 +45,10 @@ def _assert_outline_on(window, paragraph) -> None:
     view = window.pdf_view
     first_page = min(r.pdf_page for r in paragraph.rects)
     assert view.current_page in (first_page, first_page - 1, first_page + 1)
-    outlines = view.selected_items()
+    outlines = view.overlays.selected
     assert len(outlines) == len(paragraph.rects)
     for item, rect in zip(outlines, paragraph.rects, strict=True):
-        assert item.parentItem() is view.page_item(rect.pdf_page)
+        assert item.parentItem() is view.pages.item(rect.pdf_page)
         box = item.rect()
         assert abs(box.left() + 2 - rect.x0) < 0.01 and abs(box.bottom() - 2 - rect.y1) < 0.01
     on_screen = view.mapFromScene(outlines[0].sceneBoundingRect()).boundingRect()
@@ -64,7 +64,7 @@ def test_demo_project_shows_81A_evidence_offline_and_says_how_to_add_a_model(qtb
     texts = [h.paragraph.text for h in window.state.hits]
     row = next(i for i, t in enumerate(texts) if "subject-object-verb (SOV)" in t)
     assert row < 3  # the deciding paragraph is near the top
-    assert window.pdf_view.highlight_items()  # evidence is highlighted on the pages
+    assert window.pdf_view.overlays.highlights  # evidence is highlighted on the pages
     _click_row(qtbot, window, row)
     _assert_outline_on(window, window.state.hits[row].paragraph)
     bar = window.pdf_toolbar
@@ -97,7 +97,7 @@ def test_real_grammar_81A_classified_on_local_server_with_review_surviving_reope
     cited_row = next(i for i, h in enumerate(model.hits) if h.paragraph.id in cited)
     _click_row(qtbot, window, cited_row)
     _assert_outline_on(window, model.hit(cited_row).paragraph)
-    kinds = {item.data(0) for item in window.pdf_view.highlight_items()}
+    kinds = {item.data(0) for item in window.pdf_view.overlays.highlights}
     assert {"cited"} <= kinds
 
     # the linguist disagrees: another value of the set and a note, in the coding panel (the one place to code)
@@ -252,7 +252,7 @@ def test_text_search_finds_highlights_and_steps_through_matches(qtbot, main_wind
     assert bar.find_label.text().strip() == f"{first}/{expected}"
     first_page = bar.matches[bar.match_index][0]
     assert window.pdf_view.current_page == first_page
-    assert {item.data(0) for item in window.pdf_view.highlight_items()} >= {"search"}
+    assert {item.data(0) for item in window.pdf_view.overlays.highlights} >= {"search"}
     window.act_next_hit.trigger()  # F3
     assert bar.find_label.text().strip() == f"{first % expected + 1}/{expected}"
     bar.find_edit.setText("zzzqqq-not-in-the-grammar")

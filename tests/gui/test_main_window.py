@@ -24,7 +24,7 @@ def test_choosing_a_feature_shows_its_best_paragraph_without_a_click(qtbot, main
     assert "subject-object-verb (SOV)" in best.text
     view = window.pdf_view
     assert abs(view.current_page - best.pdf_page) <= 1  # the PDF went there by itself
-    outlines = view.selected_items()
+    outlines = view.overlays.selected
     assert len(outlines) == len(best.rects)
     on_screen = view.mapFromScene(outlines[0].sceneBoundingRect()).boundingRect()
     assert view.viewport().rect().intersects(on_screen)

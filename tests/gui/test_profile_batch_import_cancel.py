@@ -24,9 +24,9 @@ def written_results(qtbot, view, llm_server, tmp_path: Path) -> tuple[str, str]:
     """The two result lines (81A, GB107) the server's Batch API writes for the dock's exported requests."""
     requests, results = tmp_path / "requests.jsonl", tmp_path / "answers.jsonl"
     with qtbot.waitSignal(view.batchFileFinished, timeout=WAIT_MS) as finished:
-        view.export_batch_file(requests)
+        view.batch_files.export_batch_file(requests)
     assert finished.args == ["written"]
-    view.report_box.accept()
+    view.batch_files.report_box.accept()
     llm_server.add_rule("dominant order of subject, object and verb", "SOV")
     llm_server.add_rule("Standard negation is the negation", "1")
     server_results(llm_server, requests, results)
@@ -36,7 +36,7 @@ def written_results(qtbot, view, llm_server, tmp_path: Path) -> tuple[str, str]:
 
 def import_file(qtbot, view, path: Path, *, cancel: threading.Event | None = None) -> str:
     with qtbot.waitSignal(view.batchFileFinished, timeout=WAIT_MS) as finished:
-        assert view.import_batch_results(path) is not None
+        assert view.batch_files.import_batch_results(path) is not None
         if cancel is not None:  # once the first chunk is committed (its progress is shown), not before the job starts
             qtbot.waitUntil(lambda: view.progress.maximum() > 1, timeout=WAIT_MS)
             view.cancel_batch()
@@ -74,19 +74,19 @@ def test_a_cancelled_import_keeps_its_lines_and_the_next_stores_the_rest(qtbot, 
     results.write_text(first + "\n" + "junk\n" * JUNK_LINES + json.dumps(unread) + "\n", encoding="utf-8")
     before = count(demo_project, "classifications")
 
-    shown = batch_view.report_box  # the export's
+    shown = batch_view.batch_files.report_box  # the export's
     assert import_file(qtbot, batch_view, results, cancel=cancel_after_first_chunk) == "cancelled"
-    assert batch_view.report_box is shown and batch_view.run_button.isEnabled()  # a cancel opens no message
+    assert batch_view.batch_files.report_box is shown and batch_view.run_button.isEnabled()  # a cancel opens no message
     assert batch_view.estimate_label.text().startswith(
         "Cancelled; the lines imported so far are kept (each whole). Import the file again to store the rest.")
     assert count(demo_project, "classifications") == before + 1  # the first line, committed before the cancel
 
     assert import_file(qtbot, batch_view, results) == "imported"
     assert count(demo_project, "classifications") == before + 2
-    assert batch_view.report_box.text() == (
+    assert batch_view.batch_files.report_box.text() == (
         f"Imported 1 of {JUNK_LINES + 2:,} line(s) from results.jsonl: 1 already stored, {JUNK_LINES:,} broken "
         "line(s), 1 stored without token counts (cost unknown).")
-    batch_view.report_box.accept()
+    batch_view.batch_files.report_box.accept()
 
 
 def test_a_backup_that_failed_is_a_warning_of_the_import(qtbot, batch_view, llm_server, demo_project, tmp_path) -> None:
@@ -101,7 +101,7 @@ def test_a_backup_that_failed_is_a_warning_of_the_import(qtbot, batch_view, llm_
     folder.write_text("a file where the backup folder should be", encoding="utf-8")
 
     assert import_file(qtbot, batch_view, results) == "imported"
-    box = batch_view.report_box
+    box = batch_view.batch_files.report_box
     assert box.text() == "Imported 2 of 2 line(s) from results.jsonl."
     assert box.informativeText().startswith(f"Warning: No backup of {demo_project.name} could be taken before the "
                                             "import, which went on: Cannot create the backup folder")

@@ -38,7 +38,7 @@ def bare_project(tmp_path: Path) -> Path:
 
 def _export(qtbot, view: ProfileView, fmt: str, folder: Path, overwrite: bool = False) -> str:
     view.summary_label.setText("")
-    assert view.export_to(fmt, folder, overwrite=overwrite) is not None
+    assert view.exports.export_to(fmt, folder, overwrite=overwrite) is not None
     qtbot.waitUntil(lambda: view.summary_label.text().startswith("Export"), timeout=WAIT_MS)
     return view.summary_label.text()
 
@@ -72,7 +72,7 @@ def test_an_export_onto_the_project_or_into_a_missing_folder_is_refused(qtbot, v
 # ---------------------------------------------------------------------- issue 29: a folder of its own
 def _into(qtbot, view: ProfileView, fmt: str, parent: Path):
     view.summary_label.setText("")
-    started = view.export_into(fmt, parent)
+    started = view.exports.export_into(fmt, parent)
     if started is not None and not isinstance(started, QMessageBox):
         qtbot.waitUntil(lambda: view.summary_label.text().startswith("Export"), timeout=WAIT_MS)
     return started
@@ -96,7 +96,7 @@ def test_an_export_goes_into_a_new_folder_named_after_the_project(qtbot, view, b
     assert (chosen / "values.csv").read_text(encoding="utf-8") == "someone else's table\n"
     written = {p.name for p in made.iterdir()}
     assert "values.csv" in written and written <= set(EXPORT_FILES["cldf"])  # no sources.bib: no grammar
-    box = view.export_box
+    box = view.exports.export_box
     assert box is not None and box.isVisible() and "bare-cldf" in box.text()
     assert str(made) in box.informativeText() and "values.csv" in box.informativeText()
     assert "Warning: The project has no language set" in box.informativeText()
@@ -104,7 +104,7 @@ def test_an_export_goes_into_a_new_folder_named_after_the_project(qtbot, view, b
     box.resize(640, 420)
     qtbot.wait(50)
     assert box.grab().save("/tmp/grammarlens-export-result-folder.png")
-    assert view.export_parent == chosen  # the chooser opens here next time
+    assert view.exports.export_parent == chosen  # the chooser opens here next time
     box.close()
 
     # the same export again: the folder is there, so the person is asked; nothing is replaced unasked

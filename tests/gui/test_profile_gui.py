@@ -71,7 +71,7 @@ def test_batch_cancel_resume_agreement_and_screenshot(qtbot, main_window, real_g
 
     # agreement with the databases' values for Eastern Armenian (nucl1235)
     with qtbot.waitSignal(view.referencesLoaded, timeout=WAIT_MS):
-        view.set_reference_folder(shared_dir / "cldf")
+        view.exports.set_reference_folder(shared_dir / "cldf")
     assert "agreement with the databases: 9/10" in view.summary_label.text()
     row = next(r for r in range(view.model.rowCount()) if view.model.entry(r).feature_id == "81A")
     assert view.model.index(row, 5).data() == "WALS: No dominant order"
@@ -118,7 +118,7 @@ def test_evidence_only_batch_and_bibtex_dialog(qtbot, main_window, real_grammar_
     assert statuses == {"81A": "evidence only", "GB107": "evidence only"}
     from PySide6.QtWidgets import QDialogButtonBox
 
-    dialog = view.edit_bibtex()
+    dialog = view.exports.edit_bibtex()
     with qtbot.waitSignal(dialog.loaded, timeout=WAIT_MS):
         pass
     assert dialog.editor.toPlainText().startswith("@book{dolatian2023")

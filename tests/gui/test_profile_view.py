@@ -47,7 +47,7 @@ def test_profile_refresh_estimate_and_batch_run_in_the_background(qtbot, view, d
 def test_without_a_project_the_view_says_what_to_do(qtbot, view) -> None:
     view.set_project(None)
     assert view.summary_label.text() == "Open a project to see its profile."
-    assert view.start_batch() is None and view.edit_bibtex() is None
+    assert view.start_batch() is None and view.exports.edit_bibtex() is None
 
 
 # ---------------------------------------------------------------------- issue 20: the statuses hand coding produces

@@ -33,7 +33,7 @@ def test_the_cldf_folder_is_remembered_per_project_and_read_again_when_it_opens(
     assert read.args[0].get("81A") and window.coding.pass_view().disagree_available
     assert window.coding.pass_view().filter == coding.DISAGREE  # the filter chosen before applies now
     view = window.show_profile_view()
-    assert view.references and view.reference_button.text() == "Compare: cldf"
+    assert view.exports.references and view.reference_button.text() == "Compare: cldf"
     window.close()
 
     from gui.window.main_window import MainWindow

@@ -7,11 +7,12 @@ from __future__ import annotations
 import os
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
 
 from core import coding
 from core.store import open_project
 from core.store.backups import list_backups, make_backup
-from gui.project.restore_dialog import RestoreDialog, describe_reason, describe_size
+from gui.project.restore_dialog import RestoreDialog, describe_last_act, describe_reason, describe_size
 
 SLOW_MS = 20_000
 
@@ -41,6 +42,15 @@ def _confirm(qtbot, window, dialog: RestoreDialog) -> object:
     return restored.args[0]
 
 
+def _result_box(qtbot, window) -> QMessageBox:
+    """The box a restore ends with (window-modal, not blocking)."""
+    def shown() -> list[QMessageBox]:
+        return [b for b in window.findChildren(QMessageBox) if b.windowTitle() == "Backup restored" and b.isVisible()]
+
+    qtbot.waitUntil(lambda: bool(shown()), timeout=5000)
+    return shown()[0]
+
+
 def test_restoring_a_backup_brings_back_the_first_decision_and_keeps_the_second_as_a_backup(
         qtbot, main_window, demo_project) -> None:
     window, panel = main_window, main_window.coding_panel
@@ -55,10 +65,20 @@ def test_restoring_a_backup_brings_back_the_first_decision_and_keeps_the_second_
     listed = [dialog.table.topLevelItem(i) for i in range(dialog.table.topLevelItemCount())]
     assert [b.path for b in dialog.backups] == [b.path for b in list_backups(demo_project)]
     assert dialog.backups[0].path == taken.path  # newest first
-    assert listed[0].text(1) == describe_reason("manual") == "made by hand"
-    assert listed[0].text(2) == describe_size(taken.size) and listed[0].text(0).startswith("20")
+    assert [dialog.table.headerItem().text(i) for i in range(5)] == ["Taken", "Acts", "Last act", "Why", "Size"]
+    assert listed[0].text(3) == describe_reason("manual") == "made by hand"
+    assert listed[0].text(4) == describe_size(taken.size) and listed[0].text(0).startswith("20")
+    # what each backup holds: the backup has one act fewer than the project now, and its last act is the first code
+    assert taken.revision > 0 and listed[0].text(1) == str(taken.revision)
+    assert listed[0].text(2) == describe_last_act(taken) and listed[0].text(2).startswith("20")
     assert dialog.chosen() == dialog.backups[0] and dialog.restore_button.isEnabled()
     safety = _confirm(qtbot, window, dialog)
+    box = _result_box(qtbot, window)  # what was restored, and where the state it replaced was kept
+    assert box.text().startswith(f"{demo_project.name} is now what it was in the backup taken")
+    assert f"holding {taken.revision} acts" in box.text()
+    assert f"{safety.path.name}\nin {safety.path.parent}" in box.informativeText()
+    assert "To undo the restore" in box.informativeText()
+    box.accept()
 
     # the window shows the project as it was at the backup: 81A is 1, the second decision is gone
     assert safety is not None and safety.reason == "before-restore" and safety.path.exists()
@@ -97,6 +117,12 @@ def test_a_project_too_damaged_to_open_is_restored_from_the_same_menu(qtbot, mai
     dialog = _open_dialog(qtbot, window)
     assert dialog.project_path == demo_project and dialog.backups[0].reason == "manual"
     assert _confirm(qtbot, window, dialog) is None  # no backup of a damaged file: it was moved aside instead
+    box = _result_box(qtbot, window)
+    (aside,) = [p for p in demo_project.parent.iterdir()
+                if p.name.startswith(f"{demo_project.name}.damaged-") and not p.name.endswith(("-wal", "-shm"))]
+    assert "moved aside, unchanged" in box.informativeText()
+    assert f"{aside.name}\nin {aside.parent}" in box.informativeText()
+    box.accept()
     assert window.state.project_path == demo_project
     assert any(p.name.startswith(f"{demo_project.name}.damaged-") for p in demo_project.parent.iterdir())
     qtbot.waitUntil(lambda: window.coding_panel.view.current_code == "1", timeout=5000)

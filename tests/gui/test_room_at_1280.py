@@ -66,13 +66,13 @@ def test_with_the_profile_dock_open(qtbot, main_window, demo_project) -> None:
 
 
 def test_with_the_two_coder_queue_open(qtbot, main_window, demo_project, tmp_path) -> None:
-    from gui.sample.disagreements import open_disagreement_queue
+    from gui.window.sample_wiring import open_queue
 
     a, b, _ids = two_coders(demo_project, tmp_path)
     window = main_window
     window.resize(1280, 800)
     assert window.open_project(a)
-    queue = open_disagreement_queue(window, b)
+    queue = open_queue(window, b)
     with qtbot.waitSignal(queue.compared, timeout=SLOW_MS):
         pass
     qtbot.waitUntil(lambda: window.state.feature is not None and window.state.feature.id == "GB107", timeout=SLOW_MS)

@@ -37,12 +37,12 @@ def predicted(path: Path) -> list[tuple[str, str]]:
 def test_the_sample_window_writes_one_batch_file_and_imports_its_answers(qtbot, main_window, llm_project,
                                                                         llm_server, tmp_path) -> None:
     from gui.common.settings import AppSettings
-    from gui.sample.opening import open_sample_folder
+    from gui.window.sample_wiring import open_sample
 
     first, second = two_grammar_projects(llm_project, tmp_path / "sample")
     main_window.apply_settings(AppSettings.local_server(llm_server.url, model="gpt-4o", reranker=None,
                                                         timeout_s=10.0))
-    window = open_sample_folder(main_window, tmp_path / "sample")
+    window = open_sample(main_window, tmp_path / "sample")
     qtbot.waitUntil(lambda: window.view is not None, timeout=SLOW_MS)
     files = window.batch_files
     assert files.act_write.text() == "Write batch file…" and files.act_import.text() == "Import batch results…"

@@ -62,11 +62,12 @@ def test_a_second_coders_folder_gives_the_coder_agreement_plot(qtbot, tmp_path) 
 def test_clicking_a_cell_opens_that_project_at_that_feature(qtbot, main_window, tmp_path) -> None:
     from PySide6.QtCore import Qt
 
-    from gui.sample.opening import open_sample_folder
+    from gui.window.sample_wiring import open_sample
 
     build_sample(tmp_path / "sample", 3)
     assert main_window.act_sample.text() == "Open &sample folder…"
-    sample = open_sample_folder(main_window, tmp_path / "sample")
+    sample = open_sample(main_window, tmp_path / "sample")
+    assert main_window.sample_window is sample  # the window owns what it opened
     qtbot.waitUntil(lambda: sample.view is not None, timeout=SLOW_MS)
     heatmap = sample.heatmap
     row, column = 1, heatmap.features.index("GB107")
