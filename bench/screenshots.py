@@ -91,8 +91,8 @@ def main(argv: list[str]) -> int:
         box.close()
         window.close()
     server.stop()
-    for name in ("main_window.png", "evidence_sections_gb020.png", "demo_offline.png", "coding_pass.png", "language_dialog.png",
-                 "profile_dock.png", "settings_dialog.png", "broken_pdf_message.png"):
+    for name in ("main_window.png", "evidence_sections_gb020.png", "demo_offline.png", "coding_pass.png",
+                 "language_dialog.png", "profile_dock.png", "settings_dialog.png", "broken_pdf_message.png"):
         print(out / name)
     return 0
 

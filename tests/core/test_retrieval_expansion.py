@@ -1,4 +1,5 @@
-"""Class vocabulary (core.retrieval.expansion): one statement of an isolating grammar decides every bound-marker feature."""
+"""Class vocabulary (core.retrieval.expansion): one statement of an isolating grammar decides every
+bound-marker feature."""
 
 from __future__ import annotations
 
