@@ -14,7 +14,7 @@ written by ``scripts/fit_fusion.py``) are those best over all pairs.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
@@ -60,6 +60,12 @@ class PairSignals:
     gains: np.ndarray
     graded: np.ndarray  # whether each candidate has a grade at all
     pool: list[int]  # every grade given for the pair (the ideal ranking's gains)
+    # per candidate, for the error analysis (bench.judged_misses): text hash, page label, section path, text
+    keys: list[str] = field(default_factory=list)
+    ids: list[int] = field(default_factory=list)  # paragraph ids
+    labels: list[str] = field(default_factory=list)
+    sections: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
 
 
 def collect(
@@ -91,7 +97,10 @@ def collect(
         names = sorted({k for h in hits for k in h.signals} - {"score"})
         signals = {n: np.array([h.signals.get(n, np.nan) for h in hits], dtype=np.float64) for n in names}
         out.append(PairSignals(feature.id, pair.file, signals, np.array([g or 0 for g in found], dtype=np.float64),
-                               np.array([g is not None for g in found]), grades.pool(feature.id, sha)))
+                               np.array([g is not None for g in found]), grades.pool(feature.id, sha),
+                               keys=[text_hash(h.paragraph.text) for h in hits], ids=[h.paragraph.id for h in hits],
+                               labels=[h.paragraph.page_label or str(h.paragraph.pdf_page) for h in hits],
+                               sections=[h.paragraph.section for h in hits], texts=[h.paragraph.text for h in hits]))
     progress.step(len(pairs), len(pairs), "done")
     return out
 

@@ -2,8 +2,8 @@
 
 Runs offscreen (no display needed) and grabs the widgets: the main window with a prediction
 and highlighted evidence on a real grammar (classified by the local OpenAI-compatible test
-server), the demo project offline, a coding pass, the language dialog, the profile dock, the
-settings dialog, and the message for a broken PDF.
+server), the evidence list's Section column for GB020, the demo project offline, a coding pass,
+the language dialog, the profile dock, the settings dialog, and the message for a broken PDF.
 """
 
 from __future__ import annotations
@@ -63,6 +63,7 @@ def main(argv: list[str]) -> int:
         _wait(app, lambda: not window.features.classifying, 60)
         _wait(app, lambda: not window.pdf_view.renderer.rendering, 10)
         window.grab().save(str(out / "main_window.png"))
+        evidence_sections_shot(app, window, project_path, out)
         coding_pass_shots(app, window, out)
         profile_shot(app, window, out)
 
@@ -90,10 +91,21 @@ def main(argv: list[str]) -> int:
         box.close()
         window.close()
     server.stop()
-    for name in ("main_window.png", "demo_offline.png", "coding_pass.png", "language_dialog.png",
-                 "profile_dock.png", "settings_dialog.png", "broken_pdf_message.png"):
+    for name in ("main_window.png", "evidence_sections_gb020.png", "demo_offline.png", "coding_pass.png",
+                 "language_dialog.png", "profile_dock.png", "settings_dialog.png", "broken_pdf_message.png"):
         print(out / name)
     return 0
+
+
+def evidence_sections_shot(app, window, project_path: Path, out: Path) -> None:
+    """GB020 (articles) on a grammar whose references name "the definite article": the evidence list's
+    Section column shows each paragraph's place in the book, and no reference leads (issue 28)."""
+    from bench.gui import _wait
+
+    window.open_project(project_path, feature="GB020")
+    _wait(app, lambda: bool(window.state.hits) and not any(h.provisional for h in window.state.hits), 120)
+    _wait(app, lambda: not window.pdf_view.rendering, 10)
+    window.evidence_panel.grab().save(str(out / "evidence_sections_gb020.png"))
 
 
 def coding_pass_shots(app, window, out: Path) -> None:

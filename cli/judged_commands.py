@@ -30,6 +30,9 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.add_argument("--ablation", action="store_true",
                    help="also run the default with each signal taken out, and compare re-ranked and first orders "
                         "per query (bench.judged_ablation)")
+    p.add_argument("--misses", action="store_true",
+                   help="per-query error analysis: where each short pair's deciding paragraphs rank and why "
+                        "(bench.judged_misses)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=_bench_judged)
 
@@ -50,6 +53,8 @@ def _bench_judged(args: argparse.Namespace) -> int:
                         progress=None if args.json else stderr_progress("bench judged --logo"))
         print(json.dumps(logo, ensure_ascii=False) if args.json else format_logo(logo))
         return 0
+    if args.misses:
+        return _misses(args)
     settings = None
     if args.ablation:
         from bench.judged_ablation import ablation_rankings
@@ -79,4 +84,18 @@ def _bench_judged(args: argparse.Namespace) -> int:
         for e in report["unjudged"]:
             print(f"  {e['feature']:<6} {e['file']:<26} pdf {e['pdf_page']:>4} (p. {e['page_label']}) "
                   f"{e['text_hash']}  {excerpt(e['text'], 100)}")
+    return 0
+
+
+def _misses(args: argparse.Namespace) -> int:
+    from bench.fusion_fit import collect
+    from bench.judged_misses import format_misses, misses
+    from core.retrieval.fusion_weights import fitted_weights
+
+    pairs = collect(args.data, args.grammars, args.projects,
+                    progress=None if args.json else stderr_progress("bench judged --misses"))
+    pairs = [p for p in pairs if (not args.feature or p.feature in args.feature)
+             and (not args.grammar or p.file in args.grammar)]
+    rows = misses(pairs, fitted_weights())
+    print(json.dumps(rows, ensure_ascii=False) if args.json else format_misses(rows))
     return 0

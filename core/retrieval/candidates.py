@@ -30,6 +30,7 @@ import numpy as np
 from core.catalog.model import Feature
 from core.collector import collector_paused
 from core.retrieval.bm25 import BM25Index
+from core.retrieval.expansion import retrieval_vocabulary
 from core.retrieval.ranking import bm25_query, vocabulary_query
 from core.retrieval.settings import RetrievalSettings
 from core.retrieval.tokenize import tokenize
@@ -95,7 +96,7 @@ def select_candidates(
     by_vocabulary_query = index.scores(tokenize(vocabulary_query(feature)))
     extra = _top(by_vocabulary_query, settings.vocabulary_query_top)
     if settings.vocabulary_top > 0:
-        matched = phrases().scores(feature.vocabulary, settings.value_weight)
+        matched = phrases().scores(retrieval_vocabulary(feature), settings.value_weight)
         extra += sorted(matched, key=lambda i: (-matched[i], i))[: settings.vocabulary_top]
     if section is not None:
         extra += _by_section(section, eligible, settings.section_top)

@@ -17,6 +17,7 @@ from core.catalog.model import Feature
 from core.retrieval.bm25 import BM25Index
 from core.retrieval.combine import Ranked, combine
 from core.retrieval.dense import load_model, model_key, with_instruction
+from core.retrieval.expansion import retrieval_vocabulary
 from core.retrieval.settings import RetrievalSettings
 from core.retrieval.tokenize import tokenize
 from core.retrieval.vocabulary import vocabulary_scores
@@ -111,7 +112,7 @@ def rank_candidates(
     if bm25 is None:
         index = BM25Index([tokenize(t) for t in texts])
         bm25 = index.scores(tokenize(bm25_query(feature, settings, query)))
-    vocab = vocabulary_scores(list(vocabulary_texts or texts), feature.vocabulary, settings.value_weight)
+    vocab = vocabulary_scores(list(vocabulary_texts or texts), retrieval_vocabulary(feature), settings.value_weight)
     dense = dense_scores(texts, dense_query(feature, settings, dense_query_text), settings, embeddings)
     return combine(settings, bm25, vocab, dense, furniture, bm25_vocabulary, section=section, outside=outside,
                    dictionary=dictionary)

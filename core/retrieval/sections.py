@@ -41,11 +41,35 @@ _GENERIC = frozenset({
 })
 
 
-def fold(token: str) -> str:
-    """English plurals folded: "articles" ~ "article", "inventories" ~ "inventory"."""
+def _plural(token: str) -> str:
     if len(token) > 4 and token.endswith("ies"):
         return token[:-3] + "y"
     return token[:-1] if len(token) > 3 and token.endswith("s") and not token.endswith("ss") else token
+
+
+# Derivational endings of the metalanguage's headings: "Negation", "Negative", "Negator" and "Negated"
+# head the same topic, as do "Classifiers" and "Classifying nouns", "Possession" and "Possessive".
+_DERIVATIONAL = ("ness", "ion", "ive", "ing", "er", "or", "ed", "al")
+_MIN_STEM = 4
+
+
+def fold(token: str) -> str:
+    """A heading word reduced to its stem: plural folded ("articles" ~ "article", "inventories" ~
+    "inventory"), then up to two derivational endings ("negation" ~ "negative", "classifier" ~ "classifying").
+
+    Both the feature's phrases and the book's headings are folded alike, so a stem only has to be
+    consistent, not a word.
+    """
+    token = _plural(token)
+    for _ in range(2):  # "derivational" ~ "derivation" ~ "derivat"
+        ending = next((e for e in _DERIVATIONAL if token.endswith(e) and len(token) - len(e) >= _MIN_STEM), "")
+        if not ending:
+            break
+        token = token[: -len(ending)]
+    return token[:-1] + "y" if token.endswith("i") else token
+
+
+_GENERIC_STEMS = frozenset(fold(word) for word in _GENERIC)
 
 
 def _terms(text: str) -> list[str]:
@@ -74,7 +98,7 @@ def section_phrases(feature: Feature) -> tuple[tuple[frozenset[str], float], ...
                 weighted.append((_EXPANSIONS.get(unit.strip().lower(), unit.strip()), weight))
     out: dict[frozenset[str], float] = {}
     for text, weight in weighted:
-        terms = frozenset(t for t in _terms(text) if t not in _GENERIC and len(t) > 1)
+        terms = frozenset(t for t in _terms(text) if t not in _GENERIC_STEMS and len(t) > 1)
         if terms:
             out[terms] = max(weight, out.get(terms, 0.0))
     return tuple(out.items())
@@ -144,7 +168,7 @@ class SectionIndex:
 
 @lru_cache(maxsize=65536)
 def _heading_terms_cached(heading: str) -> tuple[str, ...]:
-    return tuple(t for t in _terms(heading_name(heading)) if t not in _GENERIC)
+    return tuple(t for t in _terms(heading_name(heading)) if t not in _GENERIC_STEMS)
 
 
 def _heading_terms(heading: str) -> list[str]:
