@@ -31,7 +31,8 @@ from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QLabel, QPushButto
 
 from core.coding import FILTERS
 from core.coding.coding_pass import FILTER_LABELS
-from gui.coding.coding_controller import CodingController, PassView
+from core.changes import ProjectChange
+from gui.coding.coding_controller import CodingController, PassView, coded_marks
 from gui.coding.coding_panel import CodingPanel
 from gui.coding.coding_state import choose_first_text, not_a_value_text
 from gui.features.evidence_panel import EvidencePanel
@@ -238,15 +239,25 @@ def connect_coding(coding: CodingController, panel: CodingPanel, bar: CodingPass
     ``feature_list`` marks the coded features.
     Returns the evidence list's pin action (P / Space on a row, also in its context menu).
     """
-    coding.decisionChanged.connect(panel.show_coding)
-    coding.featureRequested.connect(select_feature)
-    coding.codedChanged.connect(feature_list.set_coded)
-    coding.passChanged.connect(bar.show_pass)
+    shown, passes, projects = coding.evidence, coding.passes, coding.projects
+    shown.decisionChanged.connect(panel.show_coding)
+    passes.featureRequested.connect(select_feature)
+    passes.passChanged.connect(bar.show_pass)
     coding.notice.connect(bar.show_notice)
-    coding.stored.connect(panel.stored)
     # nothing left to accept once the linguist's value is the model's
-    coding.decisionChanged.connect(lambda view: value_panel.show_agreement(
+    shown.decisionChanged.connect(lambda view: value_panel.show_agreement(
         view.model_code is not None and view.current_code == view.model_code))
+
+    def project_changed(change: ProjectChange, initiator: object) -> None:
+        """One record for every act, the window's or another process's: the marks, and what the panel typed."""
+        if change.values_changed:
+            feature_list.set_coded(coded_marks(projects.project))
+        if initiator is coding:
+            panel.stored(change.act)  # a note or a page stored by the panel is done with
+
+    coding.changes.changed.connect(project_changed)
+    projects.opened.connect(lambda _path: feature_list.set_coded(coded_marks(projects.project)))
+    projects.closed.connect(lambda: feature_list.set_coded({}))
 
     def pins_changed() -> None:
         chosen = _selected_paragraph(evidence)
@@ -254,19 +265,19 @@ def connect_coding(coding: CodingController, panel: CodingPanel, bar: CodingPass
         _restore_row(evidence, chosen.id if chosen is not None else None)
         redraw()
 
-    coding.pinsChanged.connect(pins_changed)
+    shown.pinsChanged.connect(pins_changed)
     panel.valueChosen.connect(lambda code: coding.confirm(code) if coding.pass_active else coding.set_value(code))
     panel.noteAdded.connect(coding.add_note)
     panel.undoRequested.connect(coding.undo)
     panel.pinPageRequested.connect(coding.pin_page)
     panel.unpinRequested.connect(coding.unpin)
 
-    bar.startRequested.connect(lambda: (coding.start_pass(), bar.setFocus()))
-    bar.featureSetChosen.connect(coding.set_feature_set)
-    bar.filterChosen.connect(coding.set_filter)
-    bar.nextRequested.connect(coding.next)
-    bar.previousRequested.connect(coding.previous)
-    bar.nextUncodedRequested.connect(coding.next_uncoded)
+    bar.startRequested.connect(lambda: (passes.start_pass(), bar.setFocus()))
+    bar.featureSetChosen.connect(passes.set_feature_set)
+    bar.filterChosen.connect(passes.set_filter)
+    bar.nextRequested.connect(passes.next)
+    bar.previousRequested.connect(passes.previous)
+    bar.nextUncodedRequested.connect(passes.next_uncoded)
     bar.valueKeyPressed.connect(lambda key: _choose(panel, bar, key))
     bar.strayKeyPressed.connect(lambda key: _choose(panel, bar, key))
     bar.unknownKeyPressed.connect(panel.select_unknown)
@@ -277,8 +288,8 @@ def connect_coding(coding: CodingController, panel: CodingPanel, bar: CodingPass
 
     value_panel.acceptRequested.connect(coding.accept)
 
-    coding.lookahead.ready.connect(lambda fid: _prerender(coding, pdf_view, fid))
-    pdf_view.pin_label = coding.pin_label
+    passes.lookahead.ready.connect(lambda fid: _prerender(coding, pdf_view, fid))
+    pdf_view.pin_label = shown.pin_label
     pdf_view.pinRequested.connect(coding.pin_at)
     pdf_view.paragraphClicked.connect(lambda page, x, y: _outline_clicked(coding, pdf_view, page, x, y))
 
@@ -293,16 +304,17 @@ def connect_coding(coding: CodingController, panel: CodingPanel, bar: CodingPass
 
 def _prerender(coding: CodingController, pdf_view: PdfView, feature_id: str) -> None:
     """Evidence of a coming feature is at hand: render the page of its best paragraph ahead too."""
-    page = coding.best_page_ahead(feature_id)
+    page = coding.passes.best_page_ahead(feature_id)
     if page is not None:
         pdf_view.prerender(page)
 
 
 def _outline_clicked(coding: CodingController, pdf_view: PdfView, page: int, x: float, y: float) -> None:
     """A click on the page outlines the paragraph there (P then pins it), without scrolling."""
-    if coding.locator is None:  # the first click reads the page index, then outlines
-        coding.read_page_index(lambda: _outline_clicked(coding, pdf_view, page, x, y))
+    shown = coding.evidence
+    if shown.locator is None:  # the first click reads the page index, then outlines
+        shown.read_page_index(lambda: _outline_clicked(coding, pdf_view, page, x, y))
         return
-    paragraph = coding.paragraph_at(page, x, y)
+    paragraph = shown.paragraph_at(page, x, y)
     if paragraph is not None:
         pdf_view.outline_rects(paragraph.rects)

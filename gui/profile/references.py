@@ -137,5 +137,5 @@ def connect_references(source: ReferenceSource, projects: ProjectController, cod
     """Follow the open project, hand its values to the coding pass, and offer a folder when the pass needs one."""
     projects.opened.connect(source.set_project)
     projects.closed.connect(lambda: source.set_project(None))
-    source.loaded.connect(coding.set_references)
-    coding.referencesNeeded.connect(lambda: source.needed(parent))
+    source.loaded.connect(coding.passes.set_references)
+    coding.passes.referencesNeeded.connect(lambda: source.needed(parent))

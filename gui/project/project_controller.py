@@ -17,10 +17,12 @@ from typing import Iterable
 from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 
+from core import changes as change_records
 from core.errors import GrammarLensError
 from core.models import Language
 from core.store import PROJECT_SUFFIX, ProjectDatabase, backups, create_project, open_project, repository, restore
 from gui.common import backend, projects
+from gui.common.changes import ProjectChanges
 from gui.common.operations import Operation, OperationRunner
 from gui.common.window_state import WindowState
 from gui.project import open_grammar
@@ -55,6 +57,8 @@ class ProjectController(QObject):
         self.backup_timer = QTimer(self, interval=BACKUP_CHECK_MS)
         self.backup_timer.timeout.connect(self.backup_if_due)
         self.backup_banner = BackupBanner()  # the window places it above its panels
+        self.changes = ProjectChanges(self)  # every act's record, and another process's writes, to every screen
+        self.changes.failed.connect(self.failed)
         app = QGuiApplication.instance()
         if isinstance(app, QGuiApplication):  # leaving the window makes the file current for a copy or a sync client
             app.applicationStateChanged.connect(self.application_state_changed)
@@ -82,6 +86,7 @@ class ProjectController(QObject):
         # crash).  One fsync per act of the coder, at human speed, on this connection only; jobs keep NORMAL.
         project.conn.execute("PRAGMA synchronous = FULL")
         self.project = project
+        self.changes.set_project(project)
         self.state.open_project(target, repository.list_documents(project))
         projects.remember_project(target, self.store)
         self.backup_timer.start()
@@ -96,6 +101,7 @@ class ProjectController(QObject):
             return
         self.aboutToClose.emit()
         self.backup_timer.stop()
+        self.changes.set_project(None)
         self.project.checkpoint()  # other connections (jobs) may keep the -wal open: the file is current anyway
         self.project.close()
         self.project = None
@@ -136,6 +142,7 @@ class ProjectController(QObject):
             kept = " The state before it is kept as a backup too." if safety else " The damaged file was kept aside."
             self.message.emit(f"Restored {target.name} from its backup.{kept}", 15000)
             self.restored.emit(safety)
+            self.changes.announce(change_records.project_restored(), self)
         return done
 
     def backup_if_due(self) -> Operation | None:
@@ -187,11 +194,15 @@ class ProjectController(QObject):
         """Store the linguist's language in the project (one transaction) and say so; false on failure."""
         if self.project is None:
             return False
-        try:
-            check = repository.set_language(self.project, language)
-        except GrammarLensError as exc:
-            self.failed.emit("The language was not saved", exc)
+        project, checks = self.project, []
+
+        def act() -> change_records.ProjectChange:
+            checks.append(repository.set_language(project, language))
+            return change_records.language_set()
+
+        if self.changes.run(act, self, "The language was not saved") is None:
             return False
+        check = checks[0]
         self.languageChanged.emit(language.name)
         said = f"Language set to {language.name}" + (f" ({check.code})." if check.code else ".")
         # a well-formed Glottocode the bundled table does not know is stored, with a note worth reading
@@ -238,6 +249,7 @@ class ProjectController(QObject):
                 self.open(target)
             else:
                 self.reload_documents(int(document_id))
+                self.changes.announce(change_records.grammar_added(), self)
             by_ocr = "".join(f" ({r.summary().rstrip('.')})" for r in reports if r.summary())  # before the path
             said = f"Read {pdf_path.name}{by_ocr} into {target.name}"
             said += f", in {target.parent}." if opening_other else "."

@@ -38,7 +38,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.changes import Act, ProjectChange, decided
 from core.progress import Progress
+from core.records.decisions import Decision
 from core.sample.coders import CoderComparison, CoderValue, Disagreement
 from gui.common.operations import Operation, OperationRunner
 
@@ -299,7 +301,20 @@ def open_disagreement_queue(window, b_path: str | Path | None = None) -> Disagre
     queue.disagreementChosen.connect(chosen)
     window.features.evidenceChanged.connect(evidence_in)
     dock.destroyed.connect(lambda *_: _disconnect(window.features.evidenceChanged, evidence_in))
-    queue.resolved.connect(lambda fid, _decision: window.select_feature(fid))  # the coding panel shows the new value
+    changes = window.projects.changes
+
+    def resolved(fid: str, decision: Decision) -> None:  # one record: the panels, the list, the dock follow it
+        changes.announce(decided(Act.RESOLUTION, [decision]), queue)
+        window.select_feature(fid)  # the coding panel shows the new value
+
+    def decided_elsewhere(change: ProjectChange, initiator: object) -> None:
+        """A feature of the queue decided by another act (the coding panel, the CLI): compare again."""
+        if initiator is not queue and any(change.touches(d.feature_id) for d in queue.pending):
+            queue.compare(a_path, b_path)
+
+    queue.resolved.connect(resolved)
+    changes.changed.connect(decided_elsewhere)
+    dock.destroyed.connect(lambda *_: _disconnect(changes.changed, decided_elsewhere))
 
     def project_changed(path: str) -> None:  # A is no longer the open project: the queue would resolve into it
         if Path(path).resolve() != Path(a_path).resolve():

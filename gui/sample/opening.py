@@ -6,8 +6,11 @@ the sample's batch files use the main window's settings (the model to write prom
 
 from __future__ import annotations
 
+import contextlib
+import warnings
 from pathlib import Path
 
+from core.changes import ProjectChange
 from gui.common import file_dialogs
 from gui.sample.sample_batch import SampleBatchFiles
 from gui.sample.window import SampleWindow, show_sample_window
@@ -31,5 +34,20 @@ def open_sample_folder(window, folder: str | Path | None = None) -> SampleWindow
 
     sample.cellActivated.connect(open_at)
     sample.batch_files = SampleBatchFiles(sample, lambda: window.settings)
+    def project_changed(change: ProjectChange, _initiator: object) -> None:
+        """Values of the open project changed (an act, the CLI): read the sample again when the project is in it."""
+        current = window.state.project_path
+        if change.values_changed and current is not None and Path(current).resolve().parent == sample.folder.resolve():
+            sample.load(sample.folder)
+
+    window.projects.changes.changed.connect(project_changed)
+    sample.destroyed.connect(lambda *_: _forget(window.projects.changes.changed, project_changed))
     window.sample_window = sample
     return sample
+
+
+def _forget(signal, slot) -> None:
+    """Disconnect a slot of a window that is gone (quietly: the signal's owner may be gone too)."""
+    with contextlib.suppress(RuntimeError, TypeError), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        signal.disconnect(slot)

@@ -1,7 +1,7 @@
 """How the profile dock is wired into the window: what it follows, and what it opens there.
 
 Why apart from the window: the dock follows the open project, every stored act, every answer and
-the language, opens features in the window, and counts its "not coded yet" against the set the
+the language (one change record for each, :mod:`gui.common.changes`), opens features in the window, and counts its "not coded yet" against the set the
 coder is coding (the pass's set) — six connections that are one job, kept out of a window class at
 the edge of its size.  The dock takes the pass's set when the pass starts or changes set, never while
 the linguist types another set into the dock.
@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QDockWidget
+
+from core.changes import ProjectChange
 
 from gui.profile.profile_dock import dock_profile
 from gui.profile.profile_view import ProfileView
@@ -25,9 +27,16 @@ def build_profile_dock(window: MainWindow) -> tuple[ProfileView, QDockWidget]:
     """The profile view in its dock, following ``window``'s project, acts, answers, language and pass."""
     view = ProfileView(window.runner, lambda: window.settings, window, window.references)
     window.projectOpened.connect(view.set_project)
-    window.reviewStored.connect(view.refresh)
     window.classificationFinished.connect(view.refresh)
-    window.projects.languageChanged.connect(lambda _name: view.language_changed())
+
+    def project_changed(change: ProjectChange, _initiator: object) -> None:
+        """Every act's record (the window's, the queue's, another process's): the profile re-reads what it shows."""
+        if change.language:
+            view.language_changed()  # re-reads the profile too
+        elif change.values_changed or change.notes:
+            view.refresh()
+
+    window.projects.changes.changed.connect(project_changed)
     view.featureActivated.connect(window.select_feature)  # brings its best paragraph into view
     followed = [""]
 
@@ -37,6 +46,6 @@ def build_profile_dock(window: MainWindow) -> tuple[ProfileView, QDockWidget]:
             view.set_feature_set(pass_view.feature_set)
 
     view.set_project(window.state.project_path)  # first: the set followed next is read for this project
-    window.coding.passChanged.connect(follow)
-    follow(window.coding.pass_view())
+    window.coding.passes.passChanged.connect(follow)
+    follow(window.coding.passes.pass_view())
     return view, dock_profile(window, view, window.store)

@@ -1,0 +1,67 @@
+"""Changes another process made to the open project, as one :class:`core.changes.ProjectChange`.
+
+Why: the CLI beside the window (``main.py code ...``), a second window or a script writes the same
+file; the window has to show what they did the way it shows its own acts.  SQLite's
+``PRAGMA data_version`` changes on a connection when *another* connection committed, and costs no
+read of the file, so the window can ask it every second.  When it moved, the decision rows appended
+since the last look (less the window's own, which it has announced already), the language and the
+number of grammars say what changed.  Qt-free: the window's timer only calls :meth:`ProjectWatch.look`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from core.changes import Act, ProjectChange, decided
+from core.store.database import ProjectDatabase
+from core.store.decisions import decisions_by_ids
+from core.store.repository import get_language
+
+
+class ProjectWatch:
+    """What changed in one open project since the last look, made by someone else than this connection."""
+
+    def __init__(self, project: ProjectDatabase) -> None:
+        self.project = project
+        self._version = self._data_version()
+        self._last_id = self._last_decision_id()
+        self._language = get_language(project)
+        self._documents = self._document_count()
+        self._own: set[int] = set()
+
+    def own(self, change: ProjectChange) -> None:
+        """Rows this window appended itself (already on its screens): a later look leaves them out."""
+        self._own.update(d.id for d in change.decisions)
+        if change.language or change.documents or change.whole_project:  # its own reading of them is current
+            self._language, self._documents = get_language(self.project), self._document_count()
+
+    def look(self) -> ProjectChange | None:
+        """The change made by other connections since the last look (None: nothing anyone would see)."""
+        version = self._data_version()
+        if version == self._version:
+            return None
+        self._version = version
+        ids = [i for i in self._decision_ids_after(self._last_id) if i not in self._own]
+        self._last_id = max([self._last_id, *ids, *self._own])
+        self._own = {i for i in self._own if i > self._last_id}
+        change = decided(Act.OUTSIDE, decisions_by_ids(self.project, ids)) if ids else None
+        language, documents = get_language(self.project), self._document_count()
+        if language != self._language or documents != self._documents:
+            self._language, self._documents = language, documents
+            other = ProjectChange(Act.OUTSIDE, language=True, documents=True)
+            change = other if change is None else change.merged(other)
+        return change
+
+    # ------------------------------------------------------------------ reads
+    def _data_version(self) -> int:
+        return int(self.project.conn.execute("PRAGMA data_version").fetchone()[0])
+
+    def _last_decision_id(self) -> int:
+        return int(self.project.conn.execute("SELECT COALESCE(MAX(id), 0) FROM decisions").fetchone()[0])
+
+    def _decision_ids_after(self, last_id: int) -> Iterable[int]:
+        rows = self.project.conn.execute("SELECT id FROM decisions WHERE id > ? ORDER BY id", (last_id,))
+        return [int(r[0]) for r in rows.fetchall()]
+
+    def _document_count(self) -> int:
+        return int(self.project.conn.execute("SELECT COUNT(*) FROM documents").fetchone()[0])

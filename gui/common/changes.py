@@ -1,0 +1,83 @@
+"""The one way a project change reaches the screens: ``changed(record, initiator)``.
+
+Why: every panel (feature list, profile dock, coding panel, evidence, sample window, queue) used
+to listen to the signal of whichever controller made a change, six signals in all, and a panel
+that missed one showed something stale.  Now every act runs through :meth:`ProjectChanges.run`
+(or, for work that ran in the background, is announced with :meth:`ProjectChanges.announce`) and
+ends in one :class:`core.changes.ProjectChange`; each panel reads the record and re-reads only
+what it says changed.  Changes another process made (the CLI beside the window) arrive the same
+way, with ``initiator`` None: a timer asks the project's :class:`core.store.watch.ProjectWatch`
+once a second (``PRAGMA data_version``, no read of the file when nothing changed).
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from core.changes import ProjectChange
+from core.errors import GrammarLensError
+from core.store.database import ProjectDatabase
+from core.store.watch import ProjectWatch
+
+log = logging.getLogger(__name__)
+
+WATCH_MS = 1000  # how often the window looks for another process's writes
+
+
+class ProjectChanges(QObject):
+    """Runs acts on the open project and says what each changed, once, to every screen."""
+
+    changed = Signal(object, object)  # ProjectChange, initiator (the object that asked; None: another process)
+    failed = Signal(str, object)  # title, GrammarLensError: the act was refused, nothing changed
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.watch: ProjectWatch | None = None
+        self.timer = QTimer(self, interval=WATCH_MS)
+        self.timer.timeout.connect(self.look)
+
+    def set_project(self, project: ProjectDatabase | None) -> None:
+        """Follow ``project`` (None: none open) for changes made by other processes."""
+        self.watch = ProjectWatch(project) if project is not None else None
+        if self.watch is None:
+            self.timer.stop()
+        else:
+            self.timer.start()
+
+    def run(self, act: Callable[[], ProjectChange], initiator: object, title: str = "Not saved",
+            failed: Callable[[str, GrammarLensError], object] | None = None) -> ProjectChange | None:
+        """Run one act (a short transaction, on the UI thread) and announce its record; None when refused.
+
+        A refusal goes to ``failed`` (the initiator's own report), else to this object's ``failed``.
+        """
+        try:
+            change = act()
+        except GrammarLensError as exc:
+            (failed or self.failed.emit)(title, exc)
+            return None
+        self.announce(change, initiator)
+        return change
+
+    def announce(self, change: ProjectChange, initiator: object) -> None:
+        """Tell every screen what an act changed (one the window ran in the background, say)."""
+        if self.watch is not None:
+            self.watch.own(change)
+        self.changed.emit(change, initiator)
+
+    def look(self) -> ProjectChange | None:
+        """Another process's writes since the last look, announced with no initiator (None: nothing new)."""
+        if self.watch is None:
+            return None
+        try:
+            change = self.watch.look()
+        except (GrammarLensError, sqlite3.Error) as exc:  # the file went away: the project's own checks say so
+            log.info("not looking for outside changes: %s", exc)
+            self.timer.stop()
+            return None
+        if change is not None and not change.empty:
+            self.changed.emit(change, None)
+        return change
