@@ -1,0 +1,62 @@
+"""The change record (core/changes.py), the acts that return it (core/coding/acts.py) and the watch that finds
+another connection's writes (core/store/watch.py), on real project files."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from core.changes import Act, ProjectChange, decided, project_restored
+from core.coding import acts
+from core.models import Language
+from core.store import create_project, open_project, repository
+from core.store.watch import ProjectWatch
+
+
+def _two_connections(tmp_path: Path):
+    path = tmp_path / "watched.grammarlens"
+    create_project(path).close()
+    return open_project(path, backup=False), open_project(path, backup=False)
+
+
+def test_each_act_says_what_it_changed(tmp_path: Path) -> None:
+    window, _other = _two_connections(tmp_path)
+    coded = acts.code(window, "81A", "1", reviewer="a")
+    assert coded.act == Act.CODE and coded.features == {"81A"} and coded.statuses and coded.pins
+    assert [d.code for d in coded.decisions] == ["1"]
+    noted = acts.note(window, "81A", "why", reviewer="a")
+    assert noted.act == Act.NOTE and noted.notes and not noted.statuses and not noted.pins
+    undone = acts.undo(window, "81A", reviewer="a")
+    assert undone.act == Act.UNDO and undone.statuses and undone.restored["81A"].code == "1"
+    assert [d.action for d in undone.decisions] == ["undo"]
+    polar = acts.note(window, "116A*", "both parts", reviewer="a")  # a note on the complex: one row per part
+    assert len(polar.features) == 7 and polar.touches("GB257") and not polar.touches("81A")
+    assert project_restored().touches("81A") and project_restored().values_changed
+
+
+def test_records_merge_and_a_record_is_frozen(tmp_path: Path) -> None:
+    window, _other = _two_connections(tmp_path)
+    a = decided(Act.CODE, acts.code(window, "81A", "1").decisions)
+    b = ProjectChange(Act.LANGUAGE, language=True)
+    both = a.merged(b)
+    assert both.features == {"81A"} and both.language and both.statuses and both.act == Act.OUTSIDE
+    with pytest.raises(dataclasses.FrozenInstanceError):  # a screen cannot change what another one reads
+        both.language = False  # type: ignore[misc]
+
+
+def test_the_watch_sees_another_connections_acts_once_and_never_its_own(tmp_path: Path) -> None:
+    window, cli = _two_connections(tmp_path)
+    watch = ProjectWatch(window)
+    assert watch.look() is None  # nothing yet
+    watch.own(acts.code(window, "GB020", "1", reviewer="window"))  # the window's act, announced by itself
+    assert watch.look() is None  # its own commit does not move data_version
+    acts.code(cli, "81A", "2", reviewer="cli")
+    found = watch.look()
+    assert found is not None and found.act == Act.OUTSIDE and found.features == {"81A"}  # not GB020
+    assert [d.reviewer for d in found.decisions] == ["cli"]
+    assert watch.look() is None  # told once
+    repository.set_language(cli, Language("Veshari", None, "user"))
+    language = watch.look()
+    assert language is not None and language.language and not language.features
