@@ -87,7 +87,7 @@ class CodingController(QObject):
         features.evidenceChanged.connect(self._evidence_changed)
         features.classificationFinished.connect(self._model_answered)
         # a stored model answer shown for the feature: mark its value in the panel ("← model")
-        features.valueChanged.connect(lambda view: view is not None and self.evidence.show_decision(emit_pins=False))
+        features.valueChanged.connect(self._model_answer_shown)
 
     @property
     def pass_active(self) -> bool:
@@ -120,6 +120,10 @@ class CodingController(QObject):
                 self.passes.lookahead.put(feature, retrieved)
         self.evidence.add_pinned_rows()
         self.passes.look_ahead()
+
+    def _model_answer_shown(self, view: object) -> None:
+        if view is not None:
+            self.evidence.show_decision(emit_pins=False)
 
     def _model_answered(self) -> None:
         if self.state.feature is not None:

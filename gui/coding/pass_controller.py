@@ -21,9 +21,9 @@ from core import coding
 from core.catalog import load_catalog
 from core.changes import ProjectChange
 from core.coding.coding_pass import FILTER_LABELS
+from core.coding.feature_sets import list_feature_lists
 from core.errors import GrammarLensError
 from gui.coding.coding_session import PassSession
-from core.coding.feature_sets import list_feature_lists
 from gui.coding.coding_state import PassMemory, PassView, first_page, forget_pass, recall_pass, remember_pass
 from gui.common.operations import OperationRunner
 from gui.common.settings import AppSettings

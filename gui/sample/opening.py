@@ -36,9 +36,10 @@ def open_sample_folder(window, folder: str | Path | None = None) -> SampleWindow
     sample.batch_files = SampleBatchFiles(sample, lambda: window.settings)
     def project_changed(change: ProjectChange, _initiator: object) -> None:
         """Values of the open project changed (an act, the CLI): read the sample again when the project is in it."""
-        current = window.state.project_path
-        if change.values_changed and current is not None and Path(current).resolve().parent == sample.folder.resolve():
-            sample.load(sample.folder)
+        current, folder = window.state.project_path, sample.folder
+        if change.values_changed and current is not None and folder is not None \
+                and Path(current).resolve().parent == folder.resolve():
+            sample.load(folder)
 
     window.projects.changes.changed.connect(project_changed)
     sample.destroyed.connect(lambda *_: _forget(window.projects.changes.changed, project_changed))

@@ -1,9 +1,10 @@
 """How the profile dock is wired into the window: what it follows, and what it opens there.
 
-Why apart from the window: the dock follows the open project, every stored act, every answer and
-the language (one change record for each, :mod:`gui.common.changes`), opens features in the window, and counts its "not coded yet" against the set the
-coder is coding (the pass's set) — six connections that are one job, kept out of a window class at
-the edge of its size.  The dock takes the pass's set when the pass starts or changes set, never while
+Why apart from the window: the dock follows the open project, every answer, and every act and
+language set (one change record for each, :mod:`gui.common.changes`, whoever made it: the window, the
+queue, the CLI beside the window), opens features in the window, and counts its "not coded yet"
+against the set the coder is coding (the pass's set) — connections that are one job, kept out of a
+window class at the edge of its size.  The dock takes the pass's set when the pass starts or changes set, never while
 the linguist types another set into the dock.
 """
 
@@ -14,7 +15,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QDockWidget
 
 from core.changes import ProjectChange
-
 from gui.profile.profile_dock import dock_profile
 from gui.profile.profile_view import ProfileView
 

@@ -19,8 +19,6 @@ PACKAGES = ("core", "gui", "cli", "bench", "devtools")
 # parallel branches when gui/ joined the mypy run. Take a module off both lists when it is clean.
 MYPY_NOT_YET_CLEAN = {
     "gui.app",
-    "gui.coding.coding_controller",
-    "gui.coding.coding_pass",
     "gui.common.workers",
     "gui.features.feature_controller",
     "gui.window.main_window",
@@ -34,7 +32,6 @@ CLASS_METHODS = 30
 CLASS_LINES = 400
 # Classes over either limit today; the "split by job, by composition" takes them off (only shrinks).
 CLASSES_OVER_THE_LIMIT = {
-    "gui.coding.coding_controller.CodingController",  # 48 methods, 441 lines with PassController
     "gui.profile.profile_view.ProfileView",  # 36 methods, 549 lines with its two mixins
     "gui.pdf.pdf_view.PdfView",  # 38 methods, 335 lines
 }

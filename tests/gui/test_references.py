@@ -48,7 +48,8 @@ def test_the_cldf_folder_is_remembered_per_project_and_read_again_when_it_opens(
         with qtbot.waitSignal(again.references.message, timeout=1000) as said:
             again.coding.passes.set_filter(coding.DISAGREE)
         assert "Reading" in said.args[0]
-    assert again.coding.passes.pass_view().disagree_available and again.coding.passes.pass_view().filter == coding.DISAGREE
+    shown = again.coding.passes.pass_view()
+    assert shown.disagree_available and shown.filter == coding.DISAGREE
     again.close()
 
 
