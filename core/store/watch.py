@@ -4,7 +4,8 @@ Why: the CLI beside the window (``main.py code ...``), a second window or a scri
 file; the window has to show what they did the way it shows its own acts.  SQLite's
 ``PRAGMA data_version`` changes on a connection when *another* connection committed, and costs no
 read of the file, so the window can ask it every second.  When it moved, the decision rows appended
-since the last look (less the window's own, which it has announced already), the language and the
+since the last look (less the window's own, which it has announced already), the model answers
+stored since (a batch file imported, ``classify`` run beside the window), the language and the
 number of grammars say what changed.  Qt-free: the window's timer only calls :meth:`ProjectWatch.look`.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from core.catalog import load_catalog
 from core.changes import Act, ProjectChange, decided
 from core.store.database import ProjectDatabase
 from core.store.decisions import decisions_by_ids
@@ -25,6 +27,7 @@ class ProjectWatch:
         self.project = project
         self._version = self._data_version()
         self._last_id = self._last_decision_id()
+        self._last_answer = self._last_answer_id()
         self._language = get_language(project)
         self._documents = self._document_count()
         self._own: set[int] = set()
@@ -45,6 +48,11 @@ class ProjectWatch:
         self._last_id = max([self._last_id, *ids, *self._own])
         self._own = {i for i in self._own if i > self._last_id}
         change = decided(Act.OUTSIDE, decisions_by_ids(self.project, ids)) if ids else None
+        answered = self._answers_after(self._last_answer)
+        if answered:
+            self._last_answer = max(answered)
+            other = ProjectChange(Act.OUTSIDE, _with_parts(answered.values()), statuses=True)
+            change = other if change is None else change.merged(other)
         language, documents = get_language(self.project), self._document_count()
         if language != self._language or documents != self._documents:
             self._language, self._documents = language, documents
@@ -59,9 +67,27 @@ class ProjectWatch:
     def _last_decision_id(self) -> int:
         return int(self.project.conn.execute("SELECT COALESCE(MAX(id), 0) FROM decisions").fetchone()[0])
 
+    def _last_answer_id(self) -> int:
+        return int(self.project.conn.execute("SELECT COALESCE(MAX(id), 0) FROM classifications").fetchone()[0])
+
+    def _answers_after(self, last_id: int) -> dict[int, str]:
+        """Model answers stored since ``last_id``: id -> the feature answered."""
+        rows = self.project.conn.execute("SELECT id, feature_id FROM classifications WHERE id > ?", (last_id,))
+        return {int(r[0]): str(r[1]) for r in rows.fetchall()}
+
     def _decision_ids_after(self, last_id: int) -> Iterable[int]:
         rows = self.project.conn.execute("SELECT id FROM decisions WHERE id > ? ORDER BY id", (last_id,))
         return [int(r[0]) for r in rows.fetchall()]
 
     def _document_count(self) -> int:
         return int(self.project.conn.execute("SELECT COUNT(*) FROM documents").fetchone()[0])
+
+
+def _with_parts(feature_ids: Iterable[str]) -> frozenset[str]:
+    """Features answered, and the parts of a multi-label one (116A*'s Grambank parts are coded one by one)."""
+    catalog, found = load_catalog(), set()
+    for fid in feature_ids:
+        found.add(fid)
+        if fid in catalog:
+            found.update(catalog.get(fid).multi_label)
+    return frozenset(found)

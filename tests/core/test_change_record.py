@@ -60,3 +60,19 @@ def test_the_watch_sees_another_connections_acts_once_and_never_its_own(tmp_path
     repository.set_language(cli, Language("Veshari", None, "user"))
     language = watch.look()
     assert language is not None and language.language and not language.features
+
+
+def test_model_answers_stored_beside_the_window_are_a_change_of_their_features(tmp_path: Path) -> None:
+    """A batch file imported (or ``classify`` run) by another connection: the "predicted" state of those features."""
+    from core.records.classifications import ValueRecord
+    from core.store.classifications import save_classification
+    from tests.core.test_export_fuzz import classification
+
+    window, importer = _two_connections(tmp_path)
+    watch = ProjectWatch(window)
+    with importer.transaction():
+        save_classification(importer, classification("81A", [ValueRecord("81A", "1", "SOV")]), {})
+        save_classification(importer, classification("116A*", [ValueRecord("GB257", "1", "present")]), {})
+    found = watch.look()
+    assert found is not None and found.statuses and {"81A", "116A*", "GB257"} <= found.features
+    assert watch.look() is None
