@@ -42,6 +42,7 @@ from gui.coding.coding_state import (
     PassView,
     coded_marks,
     nothing_left_text,
+    outside_text,
     refused_text,
     undone_text,
 )
@@ -130,10 +131,12 @@ class CodingController(QObject):
             self.passes.refresh_feature(self.state.feature.id)
         self.evidence.show_decision()
 
-    def _project_changed(self, change: ProjectChange, _initiator: object) -> None:
+    def _project_changed(self, change: ProjectChange, initiator: object) -> None:
         """One record, whoever made it: the pass re-reads what it names, then the feature on screen."""
         self.passes.project_changed(change)
         self.evidence.project_changed(change)
+        if initiator is None and change.decisions:  # another program decided: say what and who
+            self.message.emit(outside_text(change), 8000)
 
     # ================================================================== the acts
     def _act(self, run: Callable[[ProjectDatabase, str], ProjectChange], done: str = "") -> ProjectChange | None:

@@ -59,6 +59,7 @@ def test_an_act_of_the_cli_beside_the_window_reaches_list_dock_and_panel_from_on
     assert window.coding_panel.view.note == "from the CLI"
     row = _dock_row(view, "81A")  # the profile dock
     assert row is not None and row.code == "1"
+    assert "81A decided by cli in another program" in window.statusBar().currentMessage()
     window.grab().save("/tmp/grammarlens-change-record-after-cli.png")
 
 
@@ -86,3 +87,16 @@ def test_a_refused_act_changes_nothing_and_announces_nothing(qtbot, main_window,
         assert not window.coding.pin_page("no-such-page")
     qtbot.wait(1200)
     assert seen == [] and window.coding_panel.view.pins == ()
+
+
+def test_the_pass_counter_follows_an_act_of_the_cli(qtbot, main_window, demo_project) -> None:
+    window = main_window
+    with qtbot.waitSignal(window.retrievalFinished, timeout=WAIT_MS):
+        assert window.open_project(demo_project, feature="81A")
+    assert window.coding.passes.start_pass("wals")
+    assert window.pass_bar.counter_label.text().startswith("0 of ")
+    seen = _records(window)
+    _cli("code", str(demo_project), "--feature", "49A", "--value", "?", "--reviewer", "cli")
+    qtbot.waitUntil(lambda: bool(seen), timeout=5000)
+    assert window.pass_bar.counter_label.text().startswith("1 of ")  # 49A is of the WALS pass
+    assert window.features_panel.model.coded.get("49A") == "?"
