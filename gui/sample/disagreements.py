@@ -38,9 +38,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.changes import Act, ProjectChange, decided
+from core.changes import ProjectChange
 from core.progress import Progress
-from core.records.decisions import Decision
 from core.sample.coders import CoderComparison, CoderValue, Disagreement
 from gui.common.operations import Operation, OperationRunner
 
@@ -62,7 +61,7 @@ class DisagreementQueue(QWidget):
     """The queue of one comparison (A = the open project, B = the second coder's file)."""
 
     disagreementChosen = Signal(object)  # the Disagreement now shown (the window selects its feature, shows pins)
-    resolved = Signal(str, object)  # feature id, the new Decision stored in A
+    resolved = Signal(str, object)  # feature id, the resolution's ProjectChange (the Decision stored in A inside)
     compared = Signal()  # the comparison is in and the queue filled
 
     def __init__(self, runner: OperationRunner, report: Report, resolver: Callable[[], str] = lambda: "",
@@ -215,22 +214,22 @@ class DisagreementQueue(QWidget):
 
         def job(progress: Progress):
             from core.coding import decisions
-            from core.sample.resolution import resolve_disagreement
+            from core.sample.resolution import resolve
             from core.store import open_project
 
             progress.check()
             with open_project(a_path) as project:
-                stored = resolve_disagreement(project, d, value, note, resolver, comparison=comparison)
-                return stored, decisions.history(project, d.feature_id)
+                change = resolve(project, d, value, note, resolver, comparison=comparison)
+                return change, decisions.history(project, d.feature_id)
 
         def done(result) -> None:
-            stored, history = result
+            change, history = result
             if d in self.pending:
                 self.pending.remove(d)
             self.note.clear()
             self._show_history(d, history)
             self._fill()
-            self.resolved.emit(d.feature_id, stored)
+            self.resolved.emit(d.feature_id, change)
 
         def failed(exc: BaseException) -> None:
             self._enable(True)
@@ -303,8 +302,8 @@ def open_disagreement_queue(window, b_path: str | Path | None = None) -> Disagre
     dock.destroyed.connect(lambda *_: _disconnect(window.features.evidenceChanged, evidence_in))
     changes = window.projects.changes
 
-    def resolved(fid: str, decision: Decision) -> None:  # one record: the panels, the list, the dock follow it
-        changes.announce(decided(Act.RESOLUTION, [decision]), queue)
+    def resolved(fid: str, change: ProjectChange) -> None:  # one record: the panels, the list, the dock follow it
+        changes.announce(change, queue)
         window.select_feature(fid)  # the coding panel shows the new value
 
     def decided_elsewhere(change: ProjectChange, initiator: object) -> None:
