@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from types import MappingProxyType
 
 from core.records.decisions import Decision
 
@@ -40,6 +41,10 @@ class Act(StrEnum):
     OUTSIDE = "outside"  # another process (the CLI beside the window) wrote the project
 
 
+def _nothing() -> Mapping[str, Decision | None]:
+    return MappingProxyType({})
+
+
 _VALUE_ACTS = frozenset({Act.CODE, Act.ACCEPT, Act.OVERRIDE, Act.UNKNOWN, Act.UNDO, Act.RESOLUTION})
 
 
@@ -56,7 +61,7 @@ class ProjectChange:
     documents: bool = False  # grammars were added
     whole_project: bool = False
     decisions: tuple[Decision, ...] = ()  # the rows the act appended, oldest first (the pass's Ctrl+Z needs them)
-    restored: Mapping[str, Decision | None] = field(default_factory=dict)  # undo: feature -> what counts again
+    restored: Mapping[str, Decision | None] = field(default_factory=_nothing)  # undo: feature -> what counts again
 
     def touches(self, feature_id: str | None) -> bool:
         """True when what a screen shows of ``feature_id`` may have changed."""
@@ -78,7 +83,7 @@ class ProjectChange:
             self.statuses or other.statuses, self.pins or other.pins, self.notes or other.notes,
             self.language or other.language, self.documents or other.documents,
             self.whole_project or other.whole_project, self.decisions + other.decisions,
-            {**self.restored, **other.restored})
+            MappingProxyType({**self.restored, **other.restored}))
 
 
 def decided(act: Act | str, rows: Iterable[Decision], restored: Mapping[str, Decision | None] | None = None
@@ -92,7 +97,7 @@ def decided(act: Act | str, rows: Iterable[Decision], restored: Mapping[str, Dec
     pins = undoing or any(r.action in ("pin", "unpin") for r in rows) or values
     notes = undoing or any(r.action == "note" for r in rows) or values
     return ProjectChange(kind, features, statuses=values, pins=pins, notes=notes, decisions=rows,
-                         restored=dict(restored or {}))
+                         restored=MappingProxyType(dict(restored or {})))
 
 
 def language_set() -> ProjectChange:
