@@ -51,7 +51,8 @@ class LanguageLine(QLabel):
         projects.opened.connect(self._opened)
         projects.closed.connect(self.refresh)
         projects.documentsChanged.connect(lambda _shown: self.refresh())
-        projects.languageChanged.connect(lambda _name: self.refresh())
+        # the language set here, by the CLI beside the window or by a restore: one change record each
+        projects.changes.changed.connect(lambda change, _initiator: change.language and self.refresh())
         projects.ingestFinished.connect(self._ingested)
         self.refresh()
 

@@ -39,7 +39,6 @@ class ProjectController(QObject):
     aboutToClose = Signal()  # the window saves the project's page and feature now
     closed = Signal()
     documentsChanged = Signal(object)  # id of the document to show now, or None
-    languageChanged = Signal(str)  # the language's new name (the title and the prompts use it)
     ingestFinished = Signal(bool)  # true when a grammar was added
     restored = Signal(object)  # a backup was restored: the backup of the state it replaced (None: a damaged file)
     failed = Signal(str, object)  # title, exception
@@ -203,7 +202,6 @@ class ProjectController(QObject):
         if self.changes.run(act, self, "The language was not saved") is None:
             return False
         check = checks[0]
-        self.languageChanged.emit(language.name)
         said = f"Language set to {language.name}" + (f" ({check.code})." if check.code else ".")
         # a well-formed Glottocode the bundled table does not know is stored, with a note worth reading
         self.message.emit(f"{said} Note: {check.note}" if check.note else said, 12000 if check.note else 5000)

@@ -100,3 +100,15 @@ def test_the_pass_counter_follows_an_act_of_the_cli(qtbot, main_window, demo_pro
     qtbot.waitUntil(lambda: bool(seen), timeout=5000)
     assert window.pass_bar.counter_label.text().startswith("1 of ")  # 49A is of the WALS pass
     assert window.features_panel.model.coded.get("49A") == "?"
+
+
+def test_the_language_set_by_the_cli_reaches_the_language_line_and_the_title(qtbot, main_window, demo_project) -> None:
+    window = main_window
+    assert window.open_project(demo_project)
+    qtbot.waitUntil(lambda: window.language_line.isVisible(), timeout=WAIT_MS)
+    assert not window.windowTitle().startswith("Ik — ")
+    seen = _records(window)
+    _cli("language", str(demo_project), "--name", "Ik", "--glottocode", "ikkk1242")
+    qtbot.waitUntil(lambda: bool(seen), timeout=5000)
+    assert len(seen) == 1 and seen[0][0].language and seen[0][1] is None
+    assert "Language: Ik (ikkk1242)" in window.language_line.text() and window.windowTitle().startswith("Ik — ")

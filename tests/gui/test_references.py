@@ -61,7 +61,7 @@ def test_a_language_set_anew_shows_in_the_title_at_once(qtbot, main_window, demo
         dialog = edit_language(window.projects.project, window, window.projects.set_language)
         dialog.name_edit.setText("Ik")
         dialog.code_edit.setText("ikkk1242")
-        with qtbot.waitSignal(window.projects.languageChanged, timeout=1000):
+        with qtbot.waitSignal(window.projects.changes.changed, timeout=1000):
             dialog.accept()
         assert window.windowTitle().startswith("Ik — ") and get_language(project).glottocode == "ikkk1242"
     assert window.act_language.isEnabled()
@@ -101,6 +101,6 @@ def test_the_language_asked_at_first_open_names_the_window_once_accepted(qtbot, 
     assert dialog is not None and dialog.isVisible() and dialog.name_edit.text() == "Chakali"
     dialog.name_edit.setText("Ik")
     dialog.code_edit.setText("ikkk1242")
-    with qtbot.waitSignal(window.projects.languageChanged, timeout=1000):
+    with qtbot.waitSignal(window.projects.changes.changed, timeout=1000):
         dialog.accept()
     assert window.windowTitle().startswith("Ik — ")
