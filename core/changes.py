@@ -38,6 +38,7 @@ class Act(StrEnum):
     RESOLUTION = "resolution"  # a disagreement between two coders resolved
     LANGUAGE = "language"
     BATCH_IMPORT = "batch import"  # model answers from a batch file
+    CLASSIFY = "classify"  # a model answer asked for in the window
     OUTSIDE = "outside"  # another process (the CLI beside the window) wrote the project
 
 
@@ -45,6 +46,7 @@ def _nothing() -> Mapping[str, Decision | None]:
     return MappingProxyType({})
 
 
+ANSWER_ACTS = frozenset({Act.BATCH_IMPORT, Act.CLASSIFY})  # acts that store model answers, not decisions
 _VALUE_ACTS = frozenset({Act.CODE, Act.ACCEPT, Act.OVERRIDE, Act.UNKNOWN, Act.UNDO, Act.RESOLUTION})
 
 
@@ -119,3 +121,8 @@ def project_restored() -> ProjectChange:
 def answers_imported(feature_ids: Iterable[str]) -> ProjectChange:
     """Model answers were stored for these features (a batch file): their "predicted" status changed."""
     return ProjectChange(Act.BATCH_IMPORT, frozenset(feature_ids), statuses=True)
+
+
+def classified(feature_ids: Iterable[str]) -> ProjectChange:
+    """The model answered these features in the window (a feature and the parts of a multi-label one)."""
+    return ProjectChange(Act.CLASSIFY, frozenset(feature_ids), statuses=True)

@@ -76,3 +76,26 @@ def test_model_answers_stored_beside_the_window_are_a_change_of_their_features(t
     found = watch.look()
     assert found is not None and found.statuses and {"81A", "116A*", "GB257"} <= found.features
     assert watch.look() is None
+
+
+def test_language_grammar_and_restore_return_their_records(tmp_path: Path) -> None:
+    """The acts outside core.coding return their record too: setting the language, reading a grammar, a restore."""
+    from core.ingest import ingest
+    from core.store.backups import make_backup
+    from core.store.restore import restore_backup
+    from tests.fixtures_ingest import write_sample_book
+
+    project, _other = _two_connections(tmp_path)
+    stored = repository.set_language(project, Language("Veshari", None, "user"))
+    assert stored.change.act == Act.LANGUAGE and stored.change.language and not stored.change.features
+    assert stored.code is None and stored.note == ""  # the Glottocode's check rides along
+    book = write_sample_book(tmp_path / "teshi.pdf").path
+    first, again = ingest(project, book), ingest(project, book)
+    assert first.change.act == Act.IMPORT and first.change.documents and first.change.language
+    assert again.already_present and again.change.empty  # the same book twice: nothing changed
+    backup = make_backup(project, "manual")
+    project.close()
+    _other.close()
+    restored = restore_backup(project.path, backup.path)
+    assert restored.safety is not None and restored.safety.path.exists()
+    assert restored.change.act == Act.RESTORE and restored.change.whole_project and restored.change.touches("81A")
