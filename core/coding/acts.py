@@ -1,4 +1,4 @@
-"""The coder's acts as the window and the CLI run them: each returns one :class:`core.changes.ProjectChange`.
+"""The coder's acts as the window and the CLI (``main.py code``) run them: each returns one :class:`core.changes.ProjectChange`.
 
 Why beside :mod:`core.coding.decisions`: those functions append rows and return them (what the
 CLI prints, what the tests read); an act here runs one of them in its own transaction and says
@@ -20,9 +20,15 @@ from core.store.database import ProjectDatabase
 
 
 def code(project: ProjectDatabase, feature_id: str, value: str, *, note: str | None = None,
-         reviewer: str = "") -> ProjectChange:
-    """Set a value by hand (a code, a label or "?"); the act is code, accept, override or unknown by the model's."""
-    row = decisions.code(project, feature_id, value, note=note, reviewer=reviewer)
+         reviewer: str = "", paragraph_ids: Sequence[int] | None = None, page_labels: Sequence[str] | None = None,
+         unpin_paragraph_ids: Sequence[int] = (), unpin_page_labels: Sequence[str] = ()) -> ProjectChange:
+    """Set a value by hand (a code, a label or "?"); the act is code, accept, override or unknown by the model's.
+
+    Pins given replace the feature's pins, ``unpin_*`` drop some, in the same row (the CLI's ``code --pin``).
+    """
+    row = decisions.code(project, feature_id, value, note=note, reviewer=reviewer, paragraph_ids=paragraph_ids,
+                         page_labels=page_labels, unpin_paragraph_ids=unpin_paragraph_ids,
+                         unpin_page_labels=unpin_page_labels)
     return decided(row.action, [row])
 
 
