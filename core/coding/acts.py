@@ -1,4 +1,4 @@
-"""The coder's acts as the window and the CLI (``main.py code``) run them: each returns one :class:`core.changes.ProjectChange`.
+"""The coder's acts as the window and the CLI (``main.py code``) run them, each returning one ProjectChange.
 
 Why beside :mod:`core.coding.decisions`: those functions append rows and return them (what the
 CLI prints, what the tests read); an act here runs one of them in its own transaction and says

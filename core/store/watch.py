@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from core.catalog import load_catalog
-from core.changes import Act, ProjectChange, decided
+from core.changes import ANSWER_ACTS, Act, ProjectChange, decided
 from core.store.database import ProjectDatabase
 from core.store.decisions import decisions_by_ids
 from core.store.repository import get_language
@@ -31,10 +31,17 @@ class ProjectWatch:
         self._language = get_language(project)
         self._documents = self._document_count()
         self._own: set[int] = set()
+        self._own_answers: set[str] = set()  # features this window stored model answers for (already announced)
 
     def own(self, change: ProjectChange) -> None:
-        """Rows this window appended itself (already on its screens): a later look leaves them out."""
+        """What this window wrote itself (already on its screens): a later look leaves it out.
+
+        Decision rows by id; model answers (a classification or a batch file imported by the window,
+        from a worker's connection) by the features the record names.
+        """
         self._own.update(d.id for d in change.decisions)
+        if change.act in ANSWER_ACTS:
+            self._own_answers.update(change.features)
         if change.language or change.documents or change.whole_project:  # its own reading of them is current
             self._language, self._documents = get_language(self.project), self._document_count()
 
@@ -51,6 +58,9 @@ class ProjectWatch:
         answered = self._answers_after(self._last_answer)
         if answered:
             self._last_answer = max(answered)
+            answered = {i: f for i, f in answered.items() if f not in self._own_answers}
+        self._own_answers.clear()
+        if answered:
             other = ProjectChange(Act.OUTSIDE, _with_parts(answered.values()), statuses=True)
             change = other if change is None else change.merged(other)
         language, documents = get_language(self.project), self._document_count()

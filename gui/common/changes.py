@@ -8,6 +8,11 @@ ends in one :class:`core.changes.ProjectChange`; each panel reads the record and
 what it says changed.  Changes another process made (the CLI beside the window) arrive the same
 way, with ``initiator`` None: a timer asks the project's :class:`core.store.watch.ProjectWatch`
 once a second (``PRAGMA data_version``, no read of the file when nothing changed).
+
+An act the window runs in the background writes through a connection of its own, which the watch
+cannot tell from another process's; so such an act is run through :meth:`ProjectChanges.writing`:
+the watch waits while it runs, and once its record is announced leaves out what it wrote.  Without
+that, a commit that fell just before a look was announced twice, once as an outside change.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections.abc import Callable
+from typing import TypeVar
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -22,6 +28,9 @@ from core.changes import ProjectChange
 from core.errors import GrammarLensError
 from core.store.database import ProjectDatabase
 from core.store.watch import ProjectWatch
+from gui.common.operations import Operation
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +46,7 @@ class ProjectChanges(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.watch: ProjectWatch | None = None
+        self._writing = 0  # the window's own background acts still running (looks wait for their records)
         self.timer = QTimer(self, interval=WATCH_MS)
         self.timer.timeout.connect(self.look)
 
@@ -62,6 +72,25 @@ class ProjectChanges(QObject):
         self.announce(change, initiator)
         return change
 
+    def writing(self, operation: Operation[T]) -> Operation[T]:
+        """``operation`` is an act of this window writing from a worker: no look until it has finished.
+
+        Its ``success`` is expected to :meth:`announce` the record (which tells the watch what was the
+        window's own); a failed or cancelled one announces nothing, and what it committed before
+        stopping is found by the next look.  Call it on the UI thread before the operation can finish.
+        """
+        self._writing += 1
+        operation.finished(self._written)
+        return operation
+
+    def _written(self) -> None:
+        self._writing = max(0, self._writing - 1)
+
+    @property
+    def busy_writing(self) -> bool:
+        """True while an act of this window writes in the background (the watch waits for its record)."""
+        return self._writing > 0
+
     def announce(self, change: ProjectChange, initiator: object) -> None:
         """Tell every screen what an act changed (one the window ran in the background, say)."""
         if self.watch is not None:
@@ -70,7 +99,7 @@ class ProjectChanges(QObject):
 
     def look(self) -> ProjectChange | None:
         """Another process's writes since the last look, announced with no initiator (None: nothing new)."""
-        if self.watch is None:
+        if self.watch is None or self._writing:
             return None
         try:
             change = self.watch.look()

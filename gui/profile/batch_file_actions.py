@@ -17,12 +17,19 @@ from typing import TYPE_CHECKING, Any, cast
 from PySide6.QtCore import SignalInstance
 from PySide6.QtWidgets import QLabel, QMessageBox, QProgressBar, QPushButton, QWidget
 
+from core.changes import ProjectChange
 from gui.common import file_dialogs
+from gui.common.changes import ProjectChanges
 from gui.common.error_dialog import error_box
 from gui.common.operations import Operation, OperationRunner
 from gui.common.settings import AppSettings
 from gui.profile import profile_backend as backend
 from gui.profile.profile_batch_files import FILE_CANCEL_NOTES, Summary, report_box, summarise_import, summarise_write
+
+
+def _announce(changes: ProjectChanges, change: ProjectChange, initiator: object) -> None:
+    if not change.empty:
+        changes.announce(change, initiator)
 
 
 def _dock(part: BatchFileActions) -> QWidget:
@@ -51,6 +58,7 @@ class BatchFileActions:
     _file_op: Operation | None
     _file_kind: str
     feature_set: Callable[[], str]
+    changes: ProjectChanges | None = None  # the window's runner of acts (none: a dock on its own, in tests)
     refresh: Callable[[], Operation | None]
     if TYPE_CHECKING:
         @property
@@ -85,9 +93,12 @@ class BatchFileActions:
         """Import a results file into the project; ``batchFileFinished`` says when the table shows it."""
         if self.project_path is None or self.running:
             return None
-        path = self.project_path
-        return self._run_file_op(lambda progress: backend.import_batch_file(path, Path(results_path), progress),
-                                 summarise_import, "imported", "Importing the results")
+        path, changes = self.project_path, self.changes
+        operation = self._run_file_op(lambda progress: backend.import_batch_file(path, Path(results_path), progress),
+                                      summarise_import, "imported", "Importing the results")
+        if changes is not None:  # an act: its record (the features answered) reaches every panel, once
+            changes.writing(operation).success(lambda report: _announce(changes, report.change_for(path), self))
+        return operation
 
     def _run_file_op(self, job: Callable, summarise: Callable[[Any], Summary], kind: str, doing: str) -> Operation:
         """Run a batch-file job with the dock's progress bar and Cancel, then report and refresh."""

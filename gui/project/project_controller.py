@@ -12,12 +12,12 @@ project is open it keeps taking a backup every hour (opening took one, see :mod:
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 
-from core import changes as change_records
+from core.changes import ProjectChange
 from core.errors import GrammarLensError
 from core.models import Language
 from core.store import PROJECT_SUFFIX, ProjectDatabase, backups, create_project, open_project, repository, restore
@@ -28,6 +28,9 @@ from gui.common.window_state import WindowState
 from gui.project import open_grammar
 from gui.project.backup_banner import BackupBanner
 from gui.project.ocr_options import load_ocr_options
+
+if TYPE_CHECKING:  # the reading pipeline is imported by the job, off the UI thread's start-up
+    from core.ingest import IngestResult
 
 BACKUP_CHECK_MS = 5 * 60 * 1000  # how often the window asks whether an hourly backup is due
 
@@ -130,19 +133,20 @@ class ProjectController(QObject):
             return False
         self.runner.shutdown()
         self.close()
-        safety, done = None, False
+        done: restore.Restored | None = None
         try:
-            safety, done = restore.restore_backup(target, backup), True
+            done = restore.restore_backup(target, backup)
         except GrammarLensError as exc:
             self.failed.emit("The backup was not restored", exc)
         finally:
             self.open(target)  # the restored state; after a failure, the state before
-        if done:
-            kept = " The state before it is kept as a backup too." if safety else " The damaged file was kept aside."
+        if done is not None:
+            kept = (" The state before it is kept as a backup too." if done.safety
+                    else " The damaged file was kept aside.")
             self.message.emit(f"Restored {target.name} from its backup.{kept}", 15000)
-            self.restored.emit(safety)
-            self.changes.announce(change_records.project_restored(), self)
-        return done
+            self.restored.emit(done.safety)
+            self.changes.announce(done.change, self)
+        return done is not None
 
     def backup_if_due(self) -> Operation | None:
         """Back the open project up in the background when its newest backup is older than ``backup_interval``.
@@ -195,9 +199,10 @@ class ProjectController(QObject):
             return False
         project, checks = self.project, []
 
-        def act() -> change_records.ProjectChange:
-            checks.append(repository.set_language(project, language))
-            return change_records.language_set()
+        def act() -> ProjectChange:
+            stored = repository.set_language(project, language)
+            checks.append(stored)
+            return stored.change
 
         if self.changes.run(act, self, "The language was not saved") is None:
             return False
@@ -241,13 +246,13 @@ class ProjectController(QObject):
         added = [False]
         self.message.emit(f"Reading {pdf_path.name}…", 0)
 
-        def done(document_id: int) -> None:
+        def done(result: IngestResult) -> None:
             added[0] = True
             if opening_other or self.project is None:
                 self.open(target)
             else:
-                self.reload_documents(int(document_id))
-                self.changes.announce(change_records.grammar_added(), self)
+                self.reload_documents(int(result.document_id))
+                self.changes.announce(result.change, self)
             by_ocr = "".join(f" ({r.summary().rstrip('.')})" for r in reports if r.summary())  # before the path
             said = f"Read {pdf_path.name}{by_ocr} into {target.name}"
             said += f", in {target.parent}." if opening_other else "."
@@ -270,14 +275,14 @@ class ProjectController(QObject):
             else:
                 self.message.emit("Reading the grammar was cancelled; the project is as it was.", 8000)
 
-        def job(progress) -> int:
+        def job(progress) -> IngestResult:
             return backend.ingest(target, pdf_path, progress, new_project=new_project, created=created, ocr=ocr,
                                   reports=reports)
 
-        self._ingest = (Operation(self.runner, job)
-                        .success(done).failure(failed).cancelled(cancelled)
-                        .finished(lambda: self.ingestFinished.emit(added[0]))
-                        .with_progress(f"Reading {pdf_path.name}").run_in_background())
+        self._ingest = self.changes.writing(  # the worker's commit is this window's act, announced by ``done``
+            Operation(self.runner, job).success(done).failure(failed).cancelled(cancelled)
+            .finished(lambda: self.ingestFinished.emit(added[0]))
+            .with_progress(f"Reading {pdf_path.name}")).run_in_background()
         return self._ingest
 
     def open_pdf(self, pdf_path: Path) -> Operation | bool | None:

@@ -71,6 +71,8 @@ class DisagreementQueue(QWidget):
         self.comparison: CoderComparison | None = None
         self.pending: list[Disagreement] = []
         self.operation: Operation | None = None
+        # the window's runner follows a resolution while it writes (see ProjectChanges.writing); alone: nothing
+        self.writing: Callable[[Operation], Operation] = lambda operation: operation
         self.summary = QLabel("Choose the second coder's file to compare.")
         self.summary.setWordWrap(True)
         self.list = QListWidget()
@@ -236,7 +238,7 @@ class DisagreementQueue(QWidget):
             self.report("The resolution was not stored", exc)
 
         self._enable(False)
-        self.operation = Operation(self.runner, job).success(done).failure(failed).run_in_background()
+        self.operation = self.writing(Operation(self.runner, job).success(done).failure(failed)).run_in_background()
         return self.operation
 
     def _show_history(self, d: Disagreement, history: list) -> None:
@@ -301,6 +303,7 @@ def open_disagreement_queue(window, b_path: str | Path | None = None) -> Disagre
     window.features.evidenceChanged.connect(evidence_in)
     dock.destroyed.connect(lambda *_: _disconnect(window.features.evidenceChanged, evidence_in))
     changes = window.projects.changes
+    queue.writing = changes.writing  # its resolution writes from a worker: ours, never an outside change
 
     def resolved(fid: str, change: ProjectChange) -> None:  # one record: the panels, the list, the dock follow it
         changes.announce(change, queue)

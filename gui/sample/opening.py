@@ -9,9 +9,11 @@ from __future__ import annotations
 import contextlib
 import warnings
 from pathlib import Path
+from typing import Any
 
 from core.changes import ProjectChange
 from gui.common import file_dialogs
+from gui.common.operations import Operation
 from gui.sample.sample_batch import SampleBatchFiles
 from gui.sample.window import SampleWindow, show_sample_window
 
@@ -33,18 +35,34 @@ def open_sample_folder(window, folder: str | Path | None = None) -> SampleWindow
         window.activateWindow()
 
     sample.cellActivated.connect(open_at)
-    sample.batch_files = SampleBatchFiles(sample, lambda: window.settings)
-    def project_changed(change: ProjectChange, _initiator: object) -> None:
+    sample.batch_files = batch = SampleBatchFiles(sample, lambda: window.settings)
+    batch.importing.connect(lambda operation: _follow_import(window, batch, operation))
+
+    def project_changed(change: ProjectChange, initiator: object) -> None:
         """Values of the open project changed (an act, the CLI): read the sample again when the project is in it."""
         current, folder = window.state.project_path, sample.folder
-        if change.values_changed and current is not None and folder is not None \
-                and Path(current).resolve().parent == folder.resolve():
+        if change.values_changed and current is not None and folder is not None and initiator is not batch \
+                and Path(current).resolve().parent == folder.resolve():  # (its own import reads the sample anew)
             sample.load(folder)
 
     window.projects.changes.changed.connect(project_changed)
     sample.destroyed.connect(lambda *_: _forget(window.projects.changes.changed, project_changed))
     window.sample_window = sample
     return sample
+
+
+def _follow_import(window, batch: SampleBatchFiles, operation: Operation) -> None:
+    """A batch import of the sample is an act on the open project too when it is one of the sample's: the
+    window's watch waits for it, and its record (the features answered there) reaches every panel once."""
+    changes = window.projects.changes
+
+    def imported(report: Any) -> None:
+        current = window.state.project_path
+        change = report.change_for(current) if current is not None else None
+        if change is not None and not change.empty:
+            changes.announce(change, batch)
+
+    changes.writing(operation).success(imported)
 
 
 def _forget(signal, slot) -> None:

@@ -27,13 +27,13 @@ def build_profile_dock(window: MainWindow) -> tuple[ProfileView, QDockWidget]:
     """The profile view in its dock, following ``window``'s project, acts, answers, language and pass."""
     view = ProfileView(window.runner, lambda: window.settings, window, window.references)
     window.projectOpened.connect(view.set_project)
-    window.classificationFinished.connect(view.refresh)
+    view.changes = window.projects.changes  # its batch import is an act: its record goes to every panel
 
-    def project_changed(change: ProjectChange, _initiator: object) -> None:
-        """Every act's record (the window's, the queue's, another process's): the profile re-reads what it shows."""
+    def project_changed(change: ProjectChange, initiator: object) -> None:
+        """Every act's record (the window's, the queue's, a model answer, another process's): the profile re-reads."""
         if change.language:
             view.language_changed()  # re-reads the profile too
-        elif change.values_changed or change.notes:
+        elif (change.values_changed or change.notes) and initiator is not view:  # its own import refreshes it
             view.refresh()
 
     window.projects.changes.changed.connect(project_changed)
