@@ -99,3 +99,27 @@ def test_language_grammar_and_restore_return_their_records(tmp_path: Path) -> No
     restored = restore_backup(project.path, backup.path)
     assert restored.safety is not None and restored.safety.path.exists()
     assert restored.change.act == Act.RESTORE and restored.change.whole_project and restored.change.touches("81A")
+
+
+def test_the_watch_leaves_out_model_answers_the_window_stored_itself(tmp_path: Path) -> None:
+    """A classification or a batch import of the window writes from a worker's connection: once its record is
+    announced (``own``) the watch does not find those answers again, but still finds another program's."""
+    from core.changes import classified
+    from core.records.classifications import ValueRecord
+    from core.store.classifications import save_classification
+    from tests.core.test_export_fuzz import classification
+
+    window, worker = _two_connections(tmp_path)
+    cli = open_project(worker.path, backup=False)
+    watch = ProjectWatch(window)
+    with worker.transaction():  # the window's own classification, from its worker
+        save_classification(worker, classification("81A", [ValueRecord("81A", "1", "SOV")]), {})
+    with cli.transaction():  # and the CLI's, of another feature, at the same time
+        save_classification(cli, classification("GB107", [ValueRecord("GB107", "1", "present")]), {})
+    watch.own(classified({"81A"}))
+    found = watch.look()
+    assert found is not None and found.features == {"GB107"} and found.act == Act.OUTSIDE
+    with cli.transaction():  # later answers for 81A by someone else are theirs again
+        save_classification(cli, classification("81A", [ValueRecord("81A", "2", "SVO")]), {})
+    again = watch.look()
+    assert again is not None and again.features == {"81A"}
