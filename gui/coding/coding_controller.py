@@ -135,8 +135,8 @@ class CodingController(QObject):
         """One record, whoever made it: the pass re-reads what it names, then the feature on screen."""
         self.passes.project_changed(change)
         self.evidence.project_changed(change)
-        if initiator is None and change.decisions:  # another program decided: say what and who
-            self.message.emit(outside_text(change), 8000)
+        if initiator is None and (said := outside_text(change)):  # another program decided or stored answers
+            self.message.emit(said, 8000)
 
     # ================================================================== the acts
     def _act(self, run: Callable[[ProjectDatabase, str], ProjectChange], done: str = "") -> ProjectChange | None:

@@ -316,8 +316,14 @@ def history_lines(rows: list[coding.Decision]) -> list[str]:
 
 
 def outside_text(change: ProjectChange) -> str:
-    """The status line for decisions another program stored: "81A, GB020 decided by cli in another program."."""
-    fids = sorted({d.feature_id for d in change.decisions})
-    shown = ", ".join(fids[:5]) + (f" and {len(fids) - 5} more" if len(fids) > 5 else "")
+    """The status line for what another program stored: "81A, GB020 decided by cli in another program.", or,
+    with no decision, model answers ("classify" in the CLI, a batch file imported elsewhere); "" for neither."""
+    def listed(fids: list[str]) -> str:
+        return ", ".join(fids[:5]) + (f" and {len(fids) - 5} more" if len(fids) > 5 else "")
+
+    if not change.decisions:
+        return (f"Model answers for {listed(sorted(change.features))} stored by another program "
+                "(the window shows them now).") if change.features else ""
     who = ", ".join(sorted({d.reviewer for d in change.decisions if d.reviewer})) or "someone"
-    return f"{shown} decided by {who} in another program (the window shows it now)."
+    return (f"{listed(sorted({d.feature_id for d in change.decisions}))} decided by {who} in another program "
+            "(the window shows it now).")

@@ -67,6 +67,7 @@ def test_classify_in_the_cli_beside_the_window_shows_its_answer_on_screen(
     assert window.state.classification.id == newest  # the CLI's answer, read anew
     assert "SOV" in window.value_panel.value_label.text()  # the model answer on screen
     assert window.features_panel.model.coded.get("81A") is None  # predicted, not decided
+    assert window.statusBar().currentMessage().startswith("Model answers for 81A stored by another program")
     window.grab().save("/tmp/grammarlens-change-record-cli-classify.png")
 
 
