@@ -47,6 +47,7 @@ class ProjectChanges(QObject):
         super().__init__(parent)
         self.watch: ProjectWatch | None = None
         self._writing = 0  # the window's own background acts still running (looks wait for their records)
+        self._answering: object | None = None  # who stores model answers now, as they come (a running batch)
         self.timer = QTimer(self, interval=WATCH_MS)
         self.timer.timeout.connect(self.look)
 
@@ -86,6 +87,15 @@ class ProjectChanges(QObject):
     def _written(self) -> None:
         self._writing = max(0, self._writing - 1)
 
+    def answering(self, initiator: object | None) -> None:
+        """Model answers stored from now on are ``initiator``'s (None: nobody's any more).
+
+        A batch the window runs (the profile dock's Run) stores answers for minutes, each as it comes:
+        the watch keeps announcing them at once, so the marks and the counts follow, but as the batch's
+        (``initiator``), not as another program's.  Decisions found meanwhile stay another program's.
+        """
+        self._answering = initiator
+
     @property
     def busy_writing(self) -> bool:
         """True while an act of this window writes in the background (the watch waits for its record)."""
@@ -108,5 +118,6 @@ class ProjectChanges(QObject):
             self.timer.stop()
             return None
         if change is not None and not change.empty:
-            self.changed.emit(change, None)
+            answers_only = not (change.decisions or change.language or change.documents or change.whole_project)
+            self.changed.emit(change, self._answering if answers_only else None)
         return change

@@ -27,7 +27,8 @@ def build_profile_dock(window: MainWindow) -> tuple[ProfileView, QDockWidget]:
     """The profile view in its dock, following ``window``'s project, acts, answers, language and pass."""
     view = ProfileView(window.runner, lambda: window.settings, window, window.references)
     window.projectOpened.connect(view.set_project)
-    view.changes = window.projects.changes  # its batch import is an act: its record goes to every panel
+    changes = window.projects.changes
+    view.changes = changes  # its batch import is an act: its record goes to every panel
 
     def project_changed(change: ProjectChange, initiator: object) -> None:
         """Every act's record (the window's, the queue's, a model answer, another process's): the profile re-reads."""
@@ -36,7 +37,14 @@ def build_profile_dock(window: MainWindow) -> tuple[ProfileView, QDockWidget]:
         elif (change.values_changed or change.notes) and initiator is not view:  # its own import refreshes it
             view.refresh()
 
-    window.projects.changes.changed.connect(project_changed)
+    changes.changed.connect(project_changed)
+
+    def batch_over(_state: str) -> None:  # the last answers are the batch's too: look before letting go
+        changes.look()
+        changes.answering(None)
+
+    view.batchProgress.connect(lambda *_progress: changes.answering(view))  # its answers, as they land
+    view.batchFinished.connect(batch_over)
     view.featureActivated.connect(window.select_feature)  # brings its best paragraph into view
     followed = [""]
 

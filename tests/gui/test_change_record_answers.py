@@ -157,3 +157,26 @@ def test_a_sample_batch_import_into_the_open_project_is_one_record_of_the_sample
     assert {"81A", "GB107"} <= seen[0][0].features
     assert main_window.state.classification is not None and "SOV" in main_window.value_panel.value_label.text()
     sample.close()
+
+
+@pytest.mark.slow
+def test_a_batch_run_in_the_profile_dock_announces_its_answers_as_its_own(
+        qtbot, main_window, demo_project, llm_server) -> None:
+    llm_server.add_rule("dominant order of subject, object and verb", "SOV")
+    llm_server.enqueue(*[{"delay": 1.2}] * 3)  # the answers land over a few looks
+    window = main_window
+    window.apply_settings(AppSettings.local_server(llm_server.url, model="gpt-4o", reranker=None,
+                                                   reviewer="Test Reviewer", timeout_s=10.0))
+    _open(qtbot, window, demo_project)
+    view = window.show_profile_view()
+    with qtbot.waitSignal(view.estimateShown, timeout=WAIT_MS):
+        view.set_feature_set("81A,GB107,49A")
+    seen = _records(window)
+    with qtbot.waitSignal(view.batchFinished, timeout=WAIT_MS) as finished:
+        assert view.start_batch() is not None
+    assert finished.args == ["done"], view.last_error
+    qtbot.wait(1200)
+    assert seen and all(who is view for _c, who in seen)  # the dock's answers, never another program's
+    assert set().union(*(c.features for c, _who in seen)) >= {"81A", "GB107", "49A"}
+    assert "another program" not in window.statusBar().currentMessage()
+    assert window.state.classification is not None and "SOV" in window.value_panel.value_label.text()  # 81A
