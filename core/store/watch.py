@@ -32,6 +32,7 @@ class ProjectWatch:
         self._documents = self._document_count()
         self._own: set[int] = set()
         self._own_answers: set[str] = set()  # features this window stored model answers for (already announced)
+        self._own_answers_upto = 0  # ...in answers up to this id (a later one is someone else's)
 
     def own(self, change: ProjectChange) -> None:
         """What this window wrote itself (already on its screens): a later look leaves it out.
@@ -42,6 +43,7 @@ class ProjectWatch:
         self._own.update(d.id for d in change.decisions)
         if change.act in ANSWER_ACTS:
             self._own_answers.update(change.features)
+            self._own_answers_upto = self._last_answer_id()
         if change.language or change.documents or change.whole_project:  # its own reading of them is current
             self._language, self._documents = get_language(self.project), self._document_count()
 
@@ -58,7 +60,8 @@ class ProjectWatch:
         answered = self._answers_after(self._last_answer)
         if answered:
             self._last_answer = max(answered)
-            answered = {i: f for i, f in answered.items() if f not in self._own_answers}
+            answered = {i: f for i, f in answered.items()
+                        if f not in self._own_answers or i > self._own_answers_upto}
         self._own_answers.clear()
         if answered:
             other = ProjectChange(Act.OUTSIDE, _with_parts(answered.values()), statuses=True)

@@ -123,3 +123,8 @@ def test_the_watch_leaves_out_model_answers_the_window_stored_itself(tmp_path: P
         save_classification(cli, classification("81A", [ValueRecord("81A", "2", "SVO")]), {})
     again = watch.look()
     assert again is not None and again.features == {"81A"}
+    watch.own(classified({"81A"}))  # an answer of the window that wrote nothing (its prompt was cached)...
+    with cli.transaction():  # ...does not make the CLI's next answer for 81A the window's
+        save_classification(cli, classification("81A", [ValueRecord("81A", "1", "SOV")]), {})
+    third = watch.look()
+    assert third is not None and third.features == {"81A"}
