@@ -108,7 +108,11 @@ class ProjectChanges(QObject):
         self.changed.emit(change, initiator)
 
     def look(self) -> ProjectChange | None:
-        """Another process's writes since the last look, announced with no initiator (None: nothing new)."""
+        """Another process's writes since the last look, announced with no initiator (None: nothing new).
+
+        Model answers alone, while the window runs a batch (:meth:`answering`), are announced as the batch's;
+        nothing is looked at while an act of the window writes from a worker (:meth:`writing`).
+        """
         if self.watch is None or self._writing:
             return None
         try:
