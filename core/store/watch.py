@@ -12,12 +12,24 @@ number of grammars say what changed.  Qt-free: the window's timer only calls :me
 from __future__ import annotations
 
 from collections.abc import Iterable
+from enum import StrEnum
 
 from core.catalog import load_catalog
 from core.changes import ANSWER_ACTS, Act, ProjectChange, decided
 from core.store.database import ProjectDatabase
 from core.store.decisions import decisions_by_ids
 from core.store.repository import get_language
+
+
+class Written(StrEnum):
+    """What an act of the window may be writing from a worker (a look leaves it for later, see ``skip``)."""
+
+    DECISIONS = "decisions"  # a disagreement resolved
+    ANSWERS = "answers"  # a classification, a batch file imported
+    DOCUMENTS = "documents"  # a grammar read in (its language too)
+
+
+EVERYTHING = frozenset(Written)
 
 
 class ProjectWatch:
@@ -33,6 +45,7 @@ class ProjectWatch:
         self._own: set[int] = set()
         self._own_answers: set[str] = set()  # features this window stored model answers for (already announced)
         self._own_answers_upto = 0  # ...in answers up to this id (a later one is someone else's)
+        self._again = False  # the last look skipped something: look again even if data_version stayed
 
     def own(self, change: ProjectChange) -> None:
         """What this window wrote itself (already on its screens): a later look leaves it out.
@@ -47,31 +60,46 @@ class ProjectWatch:
         if change.language or change.documents or change.whole_project:  # its own reading of them is current
             self._language, self._documents = get_language(self.project), self._document_count()
 
-    def look(self) -> ProjectChange | None:
-        """The change made by other connections since the last look (None: nothing anyone would see)."""
+    def look(self, skip: frozenset[Written] = frozenset()) -> ProjectChange | None:
+        """The change made by other connections since the last look (None: nothing anyone would see).
+
+        ``skip``: what this window is writing from a worker right now (its record is not announced yet,
+        so its rows cannot be told from another program's); those wait for a later look, the rest is
+        found now.  A look that skipped something looks again next time, whatever ``data_version`` says.
+        """
         version = self._data_version()
-        if version == self._version:
+        if version == self._version and not self._again:
             return None
-        self._version = version
+        self._version, self._again = version, bool(skip)
+        parts = [part() for kind, part in ((Written.DECISIONS, self._decisions), (Written.ANSWERS, self._answers),
+                                           (Written.DOCUMENTS, self._language_and_documents)) if kind not in skip]
+        found = [p for p in parts if p is not None]
+        change = found[0] if found else None
+        for other in found[1:]:
+            change = change.merged(other) if change is not None else other
+        return change
+
+    def _decisions(self) -> ProjectChange | None:
         ids = [i for i in self._decision_ids_after(self._last_id) if i not in self._own]
         self._last_id = max([self._last_id, *ids, *self._own])
         self._own = {i for i in self._own if i > self._last_id}
-        change = decided(Act.OUTSIDE, decisions_by_ids(self.project, ids)) if ids else None
+        return decided(Act.OUTSIDE, decisions_by_ids(self.project, ids)) if ids else None
+
+    def _answers(self) -> ProjectChange | None:
         answered = self._answers_after(self._last_answer)
         if answered:
             self._last_answer = max(answered)
             answered = {i: f for i, f in answered.items()
                         if f not in self._own_answers or i > self._own_answers_upto}
         self._own_answers.clear()
-        if answered:
-            other = ProjectChange(Act.OUTSIDE, _with_parts(answered.values()), statuses=True)
-            change = other if change is None else change.merged(other)
+        return ProjectChange(Act.OUTSIDE, _with_parts(answered.values()), statuses=True) if answered else None
+
+    def _language_and_documents(self) -> ProjectChange | None:
         language, documents = get_language(self.project), self._document_count()
-        if language != self._language or documents != self._documents:
-            self._language, self._documents = language, documents
-            other = ProjectChange(Act.OUTSIDE, language=True, documents=True)
-            change = other if change is None else change.merged(other)
-        return change
+        if language == self._language and documents == self._documents:
+            return None
+        self._language, self._documents = language, documents
+        return ProjectChange(Act.OUTSIDE, language=True, documents=True)
 
     # ------------------------------------------------------------------ reads
     def _data_version(self) -> int:

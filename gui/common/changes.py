@@ -27,7 +27,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from core.changes import ProjectChange
 from core.errors import GrammarLensError
 from core.store.database import ProjectDatabase
-from core.store.watch import ProjectWatch
+from core.store.watch import EVERYTHING, ProjectWatch, Written
 from gui.common.operations import Operation
 
 T = TypeVar("T")
@@ -46,7 +46,7 @@ class ProjectChanges(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.watch: ProjectWatch | None = None
-        self._writing = 0  # the window's own background acts still running (looks wait for their records)
+        self._writing: list[frozenset[Written]] = []  # what the window's running background acts write
         self._answering: object | None = None  # who stores model answers now, as they come (a running batch)
         self.timer = QTimer(self, interval=WATCH_MS)
         self.timer.timeout.connect(self.look)
@@ -73,19 +73,18 @@ class ProjectChanges(QObject):
         self.announce(change, initiator)
         return change
 
-    def writing(self, operation: Operation[T]) -> Operation[T]:
-        """``operation`` is an act of this window writing from a worker: no look until it has finished.
+    def writing(self, operation: Operation[T], writes: frozenset[Written] = EVERYTHING) -> Operation[T]:
+        """``operation`` is an act of this window writing ``writes`` from a worker: looks leave those for later.
 
         Its ``success`` is expected to :meth:`announce` the record (which tells the watch what was the
         window's own); a failed or cancelled one announces nothing, and what it committed before
-        stopping is found by the next look.  Call it on the UI thread before the operation can finish.
+        stopping is found by the next look.  What it does not write (a reading grammar writes no
+        decision) is still found at once, so another program's acts are not held up by a long reading.
+        Call it on the UI thread before the operation can finish.
         """
-        self._writing += 1
-        operation.finished(self._written)
+        self._writing.append(writes)
+        operation.finished(lambda: self._writing.remove(writes))
         return operation
-
-    def _written(self) -> None:
-        self._writing = max(0, self._writing - 1)
 
     def answering(self, initiator: object | None) -> None:
         """Model answers stored from now on are ``initiator``'s (None: nobody's any more).
@@ -99,7 +98,7 @@ class ProjectChanges(QObject):
     @property
     def busy_writing(self) -> bool:
         """True while an act of this window writes in the background (the watch waits for its record)."""
-        return self._writing > 0
+        return bool(self._writing)
 
     def announce(self, change: ProjectChange, initiator: object) -> None:
         """Tell every screen what an act changed (one the window ran in the background, say)."""
@@ -111,12 +110,13 @@ class ProjectChanges(QObject):
         """Another process's writes since the last look, announced with no initiator (None: nothing new).
 
         Model answers alone, while the window runs a batch (:meth:`answering`), are announced as the batch's;
-        nothing is looked at while an act of the window writes from a worker (:meth:`writing`).
+        what an act of the window writes from a worker is left for later while it runs (:meth:`writing`).
         """
-        if self.watch is None or self._writing:
+        skip = frozenset().union(*self._writing)
+        if self.watch is None or skip >= EVERYTHING:
             return None
         try:
-            change = self.watch.look()
+            change = self.watch.look(skip)
         except (GrammarLensError, sqlite3.Error) as exc:  # the file went away: the project's own checks say so
             log.info("not looking for outside changes: %s", exc)
             self.timer.stop()

@@ -25,6 +25,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from core.catalog.model import Feature
 from core.changes import ProjectChange, classified
 from core.records.classifications import Classification
+from core.store.watch import Written
 from gui.common import backend
 from gui.common.operations import Operation, OperationRunner, replace
 from gui.common.settings import AppSettings, llm_configured
@@ -247,7 +248,7 @@ class FeatureController(QObject):
             Operation(self.runner, lambda p: backend.classify(path, feature, settings, p))
             .success(done).failure(lambda exc: self.failed.emit("Classification failed", exc))
             .finished(lambda: self.classifyingChanged.emit(False))
-            .with_progress(f"Classifying {feature.id}")).run_in_background()
+            .with_progress(f"Classifying {feature.id}"), frozenset({Written.ANSWERS})).run_in_background()
         return self._classification
 
     def _show_classification(self, result: Classification) -> None:

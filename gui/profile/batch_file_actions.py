@@ -18,6 +18,7 @@ from PySide6.QtCore import SignalInstance
 from PySide6.QtWidgets import QLabel, QMessageBox, QProgressBar, QPushButton, QWidget
 
 from core.changes import ProjectChange
+from core.store.watch import Written
 from gui.common import file_dialogs
 from gui.common.changes import ProjectChanges
 from gui.common.error_dialog import error_box
@@ -97,7 +98,8 @@ class BatchFileActions:
         operation = self._run_file_op(lambda progress: backend.import_batch_file(path, Path(results_path), progress),
                                       summarise_import, "imported", "Importing the results")
         if changes is not None:  # an act: its record (the features answered) reaches every panel, once
-            changes.writing(operation).success(lambda report: _announce(changes, report.change_for(path), self))
+            changes.writing(operation, frozenset({Written.ANSWERS})).success(
+                lambda report: _announce(changes, report.change_for(path), self))
         return operation
 
     def _run_file_op(self, job: Callable, summarise: Callable[[Any], Summary], kind: str, doing: str) -> Operation:

@@ -21,6 +21,7 @@ from core.changes import ProjectChange
 from core.errors import GrammarLensError
 from core.models import Language
 from core.store import PROJECT_SUFFIX, ProjectDatabase, backups, create_project, open_project, repository, restore
+from core.store.watch import Written
 from gui.common import backend, projects
 from gui.common.changes import ProjectChanges
 from gui.common.operations import Operation, OperationRunner
@@ -282,7 +283,7 @@ class ProjectController(QObject):
         self._ingest = self.changes.writing(  # the worker's commit is this window's act, announced by ``done``
             Operation(self.runner, job).success(done).failure(failed).cancelled(cancelled)
             .finished(lambda: self.ingestFinished.emit(added[0]))
-            .with_progress(f"Reading {pdf_path.name}")).run_in_background()
+            .with_progress(f"Reading {pdf_path.name}"), frozenset({Written.DOCUMENTS})).run_in_background()
         return self._ingest
 
     def open_pdf(self, pdf_path: Path) -> Operation | bool | None:

@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 from core.changes import ProjectChange
 from core.progress import Progress
 from core.sample.coders import CoderComparison, CoderValue, Disagreement
+from core.store.watch import Written
 from gui.common.operations import Operation, OperationRunner
 
 Report = Callable[[str, BaseException], object]
@@ -303,7 +304,8 @@ def open_disagreement_queue(window, b_path: str | Path | None = None) -> Disagre
     window.features.evidenceChanged.connect(evidence_in)
     dock.destroyed.connect(lambda *_: _disconnect(window.features.evidenceChanged, evidence_in))
     changes = window.projects.changes
-    queue.writing = changes.writing  # its resolution writes from a worker: ours, never an outside change
+    # its resolution writes a decision from a worker: ours, never an outside change
+    queue.writing = lambda operation: changes.writing(operation, frozenset({Written.DECISIONS}))
 
     def resolved(fid: str, change: ProjectChange) -> None:  # one record: the panels, the list, the dock follow it
         changes.announce(change, queue)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from core.changes import ProjectChange
+from core.store.watch import Written
 from gui.common import file_dialogs
 from gui.common.operations import Operation
 from gui.sample.sample_batch import SampleBatchFiles
@@ -62,7 +63,7 @@ def _follow_import(window, batch: SampleBatchFiles, operation: Operation) -> Non
         if change is not None and not change.empty:
             changes.announce(change, batch)
 
-    changes.writing(operation).success(imported)
+    changes.writing(operation, frozenset({Written.ANSWERS})).success(imported)
 
 
 def _forget(signal, slot) -> None:

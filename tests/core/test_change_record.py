@@ -128,3 +128,20 @@ def test_the_watch_leaves_out_model_answers_the_window_stored_itself(tmp_path: P
         save_classification(cli, classification("81A", [ValueRecord("81A", "1", "SOV")]), {})
     third = watch.look()
     assert third is not None and third.features == {"81A"}
+
+
+def test_a_look_leaves_what_the_window_is_writing_for_later_and_finds_the_rest(tmp_path: Path) -> None:
+    """While the window's worker writes decisions (a resolution), its rows are not someone else's yet: the look
+    skips decisions, still finds another program's language; the next look (data_version unchanged) the rows."""
+    from core.store.watch import Written
+
+    window, worker = _two_connections(tmp_path)
+    cli = open_project(worker.path, backup=False)
+    watch = ProjectWatch(window)
+    acts.code(worker, "GB020", "1", reviewer="window's worker")
+    repository.set_language(cli, Language("Veshari", None, "user"))
+    held = watch.look(frozenset({Written.DECISIONS}))
+    assert held is not None and held.language and not held.features  # the language at once, not the decision
+    later = watch.look()
+    assert later is not None and later.features == {"GB020"} and not later.language  # not lost, not told twice
+    assert watch.look() is None

@@ -19,7 +19,9 @@ import pytest
 
 from core.changes import Act, ProjectChange
 from core.coding import acts
-from core.store import open_project
+from core.models import Language
+from core.store import open_project, repository
+from core.store.watch import Written
 from gui.common.operations import Operation
 from gui.common.settings import AppSettings
 from tests.fixtures_profile_batch import server_results
@@ -122,15 +124,21 @@ def test_a_look_between_a_workers_commit_and_its_record_announces_nothing(qtbot,
         assert go_on.wait(10)
         return change
 
-    operation = changes.writing(Operation(window.runner, job).success(lambda c: changes.announce(c, "queue")))
+    operation = changes.writing(Operation(window.runner, job).success(lambda c: changes.announce(c, "queue")),
+                                frozenset({Written.DECISIONS}))
     operation.run_in_background()
     assert committed.wait(10)
     assert changes.busy_writing and changes.look() is None  # held: the commit is this window's own
+    with open_project(demo_project, backup=False) as cli:  # meanwhile another program sets the language
+        repository.set_language(cli, Language("Ik", "ikkk1242", "user"))
+    language = changes.look()  # not held up by the window's act: it writes no language
+    assert language is not None and language.language and not language.features
     go_on.set()
     qtbot.waitUntil(lambda: not operation.running, timeout=5000)
     assert not changes.busy_writing and changes.look() is None  # its rows were announced as the window's
-    assert [(c.act, who) for c, who in seen] == [(Act.CODE, "queue")]
+    assert [(c.act, who) for c, who in seen] == [(Act.OUTSIDE, None), (Act.CODE, "queue")]
     assert window.features_panel.model.coded.get("GB020") == "✔"
+    assert "Ik (ikkk1242)" in window.language_line.text()
 
 
 def test_a_sample_batch_import_into_the_open_project_is_one_record_of_the_sample_window(
