@@ -236,9 +236,9 @@ def measure_key_pace(app, window, interval_s: float, steps: int = KEY_STEPS, fea
     if not first_minute:
         _wait(app, lambda: features.preparation.done or features.preparation.last_error is not None
               or not features.preparation.running, 600)
-    coding.lookahead.enabled = True
-    coding.lookahead.set_project(state.project_path)
-    coding.start_pass(feature_set)
+    coding.passes.lookahead.enabled = True
+    coding.passes.lookahead.set_project(state.project_path)
+    coding.passes.start_pass(feature_set)
     _wait(app, lambda: state.evidence_known and not features.retrieving, 120)
     shown: dict[str, float] = {}
     final: dict[str, float] = {}
@@ -261,7 +261,7 @@ def measure_key_pace(app, window, interval_s: float, steps: int = KEY_STEPS, fea
             return
         started = time.perf_counter()
         keys.append((None, started))
-        keys[-1] = (coding.next(), started)
+        keys[-1] = (coding.passes.next(), started)
 
     timer.timeout.connect(press)
     probe = StallProbe.start()
@@ -271,7 +271,7 @@ def measure_key_pace(app, window, interval_s: float, steps: int = KEY_STEPS, fea
     _wait(app, lambda: keys[-1][0] in final, 60)
     stalls = probe.stop()
     features.evidenceChanged.disconnect(evidence)
-    coding.stop_pass()
+    coding.passes.stop_pass()
     times, finals, missed, final_missed = [], [], 0, 0
     for n, (fid, at) in enumerate(keys):
         until = keys[n + 1][1] if n + 1 < len(keys) else float("inf")
@@ -291,7 +291,7 @@ def measure_key_pace(app, window, interval_s: float, steps: int = KEY_STEPS, fea
             "max_ms": round(max(times), 1) if times else None,
             "final_median_ms": round(statistics.median(finals), 1) if finals else None,
             "final_max_ms": round(max(finals), 1) if finals else None,
-            "depth_at_end": coding.lookahead.depth(), "ui_stalls": stalls}
+            "depth_at_end": coding.passes.lookahead.depth(), "ui_stalls": stalls}
 
 
 def run_bench(pdf: Path = DEFAULT_PDF, *, reranker: str | None = None, repeats: int = 3,

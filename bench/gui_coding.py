@@ -42,7 +42,7 @@ def _step(app: Any, window: Any, wait: Any) -> float:
     view.pageRendered.connect(check)
     window.features.retrievalFinished.connect(check)
     started = time.perf_counter()
-    window.coding.next()
+    window.coding.passes.next()
     check()
     wait(app, lambda: bool(done), 60)
     view.pageRendered.disconnect(check)
@@ -55,16 +55,16 @@ def measure_next_feature(app: Any, window: Any, wait: Any, feature_set: str = "w
     coding = window.coding
     results: dict = {"feature_set": feature_set, "steps": steps}
     for name, enabled in (("lookahead", True), ("no_lookahead", False)):
-        coding.lookahead.enabled = enabled
-        coding.lookahead.set_project(window.state.project_path)  # start empty: nothing retrieved by chance
-        coding.start_pass(feature_set)
+        coding.passes.lookahead.enabled = enabled
+        coding.passes.lookahead.set_project(window.state.project_path)  # start empty: nothing retrieved by chance
+        coding.passes.start_pass(feature_set)
         times = []
         for _ in range(steps):
             if enabled:
-                wait(app, lambda: not coding.lookahead.busy, 300)  # the look-ahead has run
+                wait(app, lambda: not coding.passes.lookahead.busy, 300)  # the look-ahead has run
             times.append(_step(app, window, wait) * 1000)
         results[name] = {"median_ms": round(statistics.median(times), 1), "max_ms": round(max(times), 1),
                          "runs_ms": [round(t, 1) for t in times]}
-        coding.stop_pass()
-    coding.lookahead.enabled = True
+        coding.passes.stop_pass()
+    coding.passes.lookahead.enabled = True
     return results

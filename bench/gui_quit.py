@@ -48,7 +48,7 @@ def measure_once(scenario: str) -> dict:
         window.open_project(project)
         window.select_feature("81A")
         if scenario == "pass":
-            window.coding.start_pass("grambank")
+            window.coding.passes.start_pass("grambank")
         _spin(app, lambda: False, RUNNING_FOR_S)
         running = len(window.runner.pool.live)
         started = time.perf_counter()

@@ -119,7 +119,7 @@ def coding_pass_shots(app, window, out: Path) -> None:
     from gui.project.language_dialog import LanguageDialog
 
     bar = window.pass_bar
-    window.coding.start_pass("grambank")
+    window.coding.passes.start_pass("grambank")
     bar.setFocus()
     for key in ("1", "0", "?"):  # present, absent, not enough information: each stored, then the next feature
         _wait(app, lambda: window.state.evidence_known, 60)
@@ -129,10 +129,10 @@ def coding_pass_shots(app, window, out: Path) -> None:
     QTest.keyClicks(bar, "1")  # selected, not stored yet
     window.coding.toggle_pin(window.state.ordered_hits()[window.state.best_row()].paragraph)
     window.coding_panel.describe_button.setChecked(True)
-    _wait(app, lambda: not window.pdf_view.renderer.rendering and not window.coding.lookahead.busy, 30)
+    _wait(app, lambda: not window.pdf_view.renderer.rendering and not window.coding.passes.lookahead.busy, 30)
     window.grab().save(str(out / "coding_pass.png"))
     window.coding_panel.describe_button.setChecked(False)
-    window.coding.stop_pass()
+    window.coding.passes.stop_pass()
 
     dialog = LanguageDialog(Language("Ulwa", None, "unsure:title-page"), window)
     dialog.show()

@@ -52,6 +52,7 @@ def reviewer_of(args: argparse.Namespace) -> str:
 
 def _code(args: argparse.Namespace) -> int:
     from core import coding
+    from core.coding import acts
     from core.store import open_project
 
     feature = coding.codable_feature(args.feature)  # checks the id before opening anything
@@ -65,24 +66,25 @@ def _code(args: argparse.Namespace) -> int:
     with open_project(args.project, readonly=not writes) as project:  # showing works on read-only media too
         with project.transaction() if writes else contextlib.nullcontext():
             # one command, one transaction: a refused part (no such pin) leaves nothing behind
+            # the window's acts (core.coding.acts): one path for both; a window beside finds the rows itself
             if args.undo:
-                restored = coding.undo(project, feature.id, reviewer=reviewer)
+                restored = acts.undo(project, feature.id, reviewer=reviewer).restored.get(feature.id)
                 message = (f"undone; {feature.id} is back to {_describe(restored)}" if restored
                            else f"undone; {feature.id} has no decision now")
             elif args.value is not None:
-                d = coding.code(project, feature.id, args.value, paragraph_ids=pins, page_labels=pages,
-                                note=args.note, reviewer=reviewer, unpin_paragraph_ids=unpins,
-                                unpin_page_labels=unpin_pages)
+                d = acts.code(project, feature.id, args.value, paragraph_ids=pins, page_labels=pages,
+                              note=args.note, reviewer=reviewer, unpin_paragraph_ids=unpins,
+                              unpin_page_labels=unpin_pages).decisions[0]
                 message = f"{feature.id}: {_describe(d)}"
             else:
                 if pins or pages:
-                    d = coding.pin(project, feature.id, pins, pages, reviewer=reviewer)
+                    d = acts.pin(project, feature.id, pins, pages, reviewer=reviewer).decisions[0]
                     message = f"{feature.id}: pinned; {_describe(d)}"
                 if unpins or unpin_pages:
-                    d = coding.unpin(project, feature.id, unpins, unpin_pages, reviewer=reviewer)
+                    d = acts.unpin(project, feature.id, unpins, unpin_pages, reviewer=reviewer).decisions[0]
                     message = f"{feature.id}: unpinned; {_describe(d)}"
                 if args.note:
-                    coding.add_note(project, feature.id, args.note, reviewer=reviewer)
+                    acts.note(project, feature.id, args.note, reviewer=reviewer)
                     message = f"{feature.id}: note added"
         current = coding.current(project, feature.id)
         rows = coding.history(project, feature.id) if args.history else []

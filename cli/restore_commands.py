@@ -51,7 +51,7 @@ def _restore(args: argparse.Namespace) -> int:
         if not source.is_file():
             raise GrammarLensError(f"Backup {source} does not exist.",
                                    f"List the backups with: python main.py restore \"{project}\" --list")
-    safety = restore.restore_backup(project, source, other_project=args.other_project)
+    safety = restore.restore_backup(project, source, other_project=args.other_project).safety
     print(f"Restored {project} from {source.name}.")
     if safety is not None:
         print(f"The state it replaced is kept as {safety.path}.")

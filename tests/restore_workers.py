@@ -40,7 +40,9 @@ def restorer(path: Path, backup: Path, times: int, pause: float) -> None:
 
     safeties = []
     for _ in range(times):
-        safeties.append(str(restore_backup(path, backup).path))
+        safety = restore_backup(path, backup).safety
+        assert safety is not None
+        safeties.append(str(safety.path))
         time.sleep(pause)
     print(json.dumps({"safeties": safeties}))
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Container
 
+from core.changes import Act, ProjectChange, grammar_added
 from core.collector import collector_paused
 from core.ingest import furniture as furn
 from core.ingest.language import FRONT_PAGES, glottocode_for, guess_language
@@ -54,6 +55,11 @@ class IngestResult:
     seconds: float
     language: Language | None
     ocr: OcrReport | None = None  # what OCR did (None when the book was already in the project)
+
+    @property
+    def change(self) -> ProjectChange:
+        """The act's record (:mod:`core.changes`): a grammar added, perhaps a language guessed; nothing if it was in."""
+        return ProjectChange(Act.IMPORT) if self.already_present else grammar_added()
 
 
 def ingest_pdf(project: ProjectDatabase, pdf_path: str | Path, **options: Any) -> int:

@@ -34,6 +34,7 @@ stored and the caller is told to compare again.
 
 from __future__ import annotations
 
+from core.changes import Act, ProjectChange, decided
 from core.errors import GrammarLensError
 from core.sample.coders import CoderValue, Disagreement
 from core.sample.members import same_file
@@ -74,6 +75,13 @@ def resolve_disagreement(project_a: ProjectDatabase, disagreement: Disagreement,
             paragraph_ids=[p.paragraph_id for p in pins if p.paragraph_id is not None] or None,
             page_labels=[p.page_label for p in pins if p.paragraph_id is None] or None,
             note=resolution_note(disagreement, note, evidence), reviewer=resolver, replace_pins=True)
+
+
+def resolve(project_a: ProjectDatabase, disagreement: Disagreement, value: str, note: str | None = None,
+            resolver: str = "", *, comparison=None) -> ProjectChange:
+    """:func:`resolve_disagreement` as an act of the window: the record of what it changed (its row inside)."""
+    stored = resolve_disagreement(project_a, disagreement, value, note, resolver, comparison=comparison)
+    return decided(Act.RESOLUTION, [stored])
 
 
 def evidence_of(disagreement: Disagreement, code: str) -> tuple[tuple, str]:

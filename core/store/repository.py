@@ -10,9 +10,11 @@ never sees SQL column names.  The other tables have their own modules beside thi
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Sequence
 
+from core.changes import ProjectChange, language_set
 from core.errors import ProjectError
 from core.models import Document, LabelSource, Language, PageRow, Paragraph, ParagraphKind, Rect
 from core.store.database import ProjectDatabase, inserted_id
@@ -27,10 +29,29 @@ def get_language(project: ProjectDatabase) -> Language | None:
     return Language(name=row[0], glottocode=row[1], source=row[2]) if row else None
 
 
-def set_language(project: ProjectDatabase, language: Language) -> GlottocodeCheck:
+@dataclass(frozen=True)
+class LanguageSet:
+    """What setting the language did: the Glottocode's check and the change record every screen reads."""
+
+    check: GlottocodeCheck
+    change: ProjectChange
+
+    @property
+    def code(self) -> str | None:
+        """The Glottocode stored (None for none)."""
+        return self.check.code
+
+    @property
+    def note(self) -> str:
+        """Something worth reading about the code (a well-formed one the bundled table does not know); "" if none."""
+        return self.check.note
+
+
+def set_language(project: ProjectDatabase, language: Language) -> LanguageSet:
     """Store the project's language; its Glottocode is checked first (nothing is stored if it is malformed).
 
-    Returns the check: ``note`` says when a well-formed code is not in the bundled language table.
+    Returns the check (``note`` says when a well-formed code is not in the bundled language table)
+    with the act's :class:`core.changes.ProjectChange`.
     """
     from core.catalog.glottocode import check_glottocode
 
@@ -42,7 +63,7 @@ def set_language(project: ProjectDatabase, language: Language) -> GlottocodeChec
             "source = excluded.source",
             (language.name, check.code, language.source),
         )
-    return check
+    return LanguageSet(check, language_set())
 
 
 def list_documents(project: ProjectDatabase) -> list[Document]:

@@ -24,9 +24,11 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from core.changes import ProjectChange, project_restored
 from core.errors import DamagedProjectError, ProjectError
 from core.store.backups import (
     Backup,
@@ -44,13 +46,22 @@ from core.store.migrations import MIGRATIONS
 from core.store.opening import open_project, upgrade_copy
 
 
-def restore_backup(project_path: Path, backup_path: Path, *, other_project: str | None = None) -> Backup | None:
-    """Make the project what ``backup_path`` holds; returns the backup of the state it replaced.
+@dataclass(frozen=True)
+class Restored:
+    """What a restore did: the backup of the state it replaced (None: the file was damaged or missing,
+    and was moved aside) and the act's record (:mod:`core.changes`: anything may differ now)."""
+
+    safety: Backup | None
+    change: ProjectChange
+
+
+def restore_backup(project_path: Path, backup_path: Path, *, other_project: str | None = None) -> Restored:
+    """Make the project what ``backup_path`` holds; returns the backup of the state it replaced, and the record.
 
     ``other_project``: the project id (or its first 8 characters) of the backup, given to restore a
     backup of *another* project over this one on purpose.  A damaged or missing project gets the
     backup as a new file (the damaged one and any stale ``-wal``/``-shm`` are moved aside, never
-    deleted, never replayed); the return value is then None.
+    deleted, never replayed); ``safety`` is then None.
     """
     project_path = _real(Path(project_path))
     backup_path = Path(backup_path).absolute()
@@ -67,7 +78,7 @@ def restore_backup(project_path: Path, backup_path: Path, *, other_project: str 
         except ProjectError as exc:
             if not project_path.exists() or isinstance(exc, DamagedProjectError):
                 _replace_missing_or_damaged(project_path, backup_path, stack)
-                return None
+                return Restored(None, project_restored())
             raise
         with project:
             if project.readonly:
@@ -83,7 +94,7 @@ def restore_backup(project_path: Path, backup_path: Path, *, other_project: str 
                 project.conn.execute("UPDATE project_identity SET revision = max(revision, ?) + 1 WHERE id = 1",
                                      (before.revision if before else 0,))
     prune(project_path, keep=(backup_path, safety.path))
-    return safety
+    return Restored(safety, project_restored())
 
 
 def _real(path: Path) -> Path:

@@ -29,9 +29,11 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
+from core.changes import ProjectChange
 from core.coding import FILTERS
 from core.coding.coding_pass import FILTER_LABELS
-from gui.coding.coding_controller import CodingController, PassView
+from core.models import Paragraph
+from gui.coding.coding_controller import CodingController, PassView, coded_marks
 from gui.coding.coding_panel import CodingPanel
 from gui.coding.coding_state import choose_first_text, not_a_value_text
 from gui.features.evidence_panel import EvidencePanel
@@ -137,7 +139,7 @@ class CodingPassBar(QFrame):
         self.set_combo.blockSignals(False)
         index = self.filter_combo.findData(view.filter)
         self.filter_combo.setCurrentIndex(max(index, 0))
-        disagree = self.filter_combo.model().item(self.filter_combo.findData("disagree"))  # type: ignore[attr-defined]
+        disagree = self.filter_combo.model().item(self.filter_combo.findData("disagree"))
         if disagree is not None:  # choosing it without WALS/Grambank values offers to read them
             disagree.setToolTip("Features whose value differs from WALS/Grambank for this language"
                                 if view.disagree_available else "Needs the WALS or Grambank CLDF folder: "
@@ -207,7 +209,13 @@ def _choose(panel: CodingPanel, bar: CodingPassBar, key: str) -> None:
         bar.show_notice(not_a_value_text(key, panel.view), True)
 
 
-def _selected_paragraph(evidence: EvidencePanel):
+def _confirm(panel: CodingPanel, bar: CodingPassBar) -> None:
+    """Enter on the bar: store the value chosen, or say that none is chosen yet."""
+    if not panel.confirm():
+        bar.show_notice(choose_first_text(panel.view), True)
+
+
+def _selected_paragraph(evidence: EvidencePanel) -> Paragraph | None:
     row = evidence.table.currentIndex().row()
     return evidence.paragraph(row) if 0 <= row < evidence.model.rowCount() else None
 
@@ -238,47 +246,11 @@ def connect_coding(coding: CodingController, panel: CodingPanel, bar: CodingPass
     ``feature_list`` marks the coded features.
     Returns the evidence list's pin action (P / Space on a row, also in its context menu).
     """
-    coding.decisionChanged.connect(panel.show_coding)
-    coding.featureRequested.connect(select_feature)
-    coding.codedChanged.connect(feature_list.set_coded)
-    coding.passChanged.connect(bar.show_pass)
-    coding.notice.connect(bar.show_notice)
-    coding.stored.connect(panel.stored)
-    # nothing left to accept once the linguist's value is the model's
-    coding.decisionChanged.connect(lambda view: value_panel.show_agreement(
-        view.model_code is not None and view.current_code == view.model_code))
-
-    def pins_changed() -> None:
-        chosen = _selected_paragraph(evidence)
-        evidence.show_evidence(coding.state)
-        _restore_row(evidence, chosen.id if chosen is not None else None)
-        redraw()
-
-    coding.pinsChanged.connect(pins_changed)
-    panel.valueChosen.connect(lambda code: coding.confirm(code) if coding.pass_active else coding.set_value(code))
-    panel.noteAdded.connect(coding.add_note)
-    panel.undoRequested.connect(coding.undo)
-    panel.pinPageRequested.connect(coding.pin_page)
-    panel.unpinRequested.connect(coding.unpin)
-
-    bar.startRequested.connect(lambda: (coding.start_pass(), bar.setFocus()))
-    bar.featureSetChosen.connect(coding.set_feature_set)
-    bar.filterChosen.connect(coding.set_filter)
-    bar.nextRequested.connect(coding.next)
-    bar.previousRequested.connect(coding.previous)
-    bar.nextUncodedRequested.connect(coding.next_uncoded)
-    bar.valueKeyPressed.connect(lambda key: _choose(panel, bar, key))
-    bar.strayKeyPressed.connect(lambda key: _choose(panel, bar, key))
-    bar.unknownKeyPressed.connect(panel.select_unknown)
-    bar.confirmPressed.connect(lambda: panel.confirm() or bar.show_notice(choose_first_text(panel.view), True))
-    bar.rowStepPressed.connect(lambda step: _step_row(evidence, step))
-    bar.pinRowPressed.connect(lambda: coding.toggle_pin(_selected_paragraph(evidence)))
-    bar.undoPressed.connect(coding.undo_last)  # the pass's latest act, on whichever feature it was
-
-    value_panel.acceptRequested.connect(coding.accept)
-
-    coding.lookahead.ready.connect(lambda fid: _prerender(coding, pdf_view, fid))
-    pdf_view.pin_label = coding.pin_label
+    _follow_changes(coding, panel, feature_list)
+    _connect_panel(coding, panel, evidence, value_panel, redraw)
+    _connect_bar(coding, bar, panel, evidence, select_feature)
+    coding.passes.lookahead.ready.connect(lambda fid: _prerender(coding, pdf_view, fid))
+    pdf_view.pin_label = coding.evidence.pin_label
     pdf_view.pinRequested.connect(coding.pin_at)
     pdf_view.paragraphClicked.connect(lambda page, x, y: _outline_clicked(coding, pdf_view, page, x, y))
 
@@ -291,18 +263,81 @@ def connect_coding(coding: CodingController, panel: CodingPanel, bar: CodingPass
     return pin_row
 
 
+def _follow_changes(coding: CodingController, panel: CodingPanel, feature_list: FeatureListModel) -> None:
+    """The feature list's marks and the panel's typed note or page follow the one change record of every act."""
+    projects = coding.projects
+
+    def project_changed(change: ProjectChange, initiator: object) -> None:
+        """One record for every act, the window's or another process's: the marks, and what the panel typed."""
+        if change.values_changed:
+            feature_list.set_coded(coded_marks(projects.project))
+        if initiator is coding:
+            panel.stored(change.act)  # a note or a page stored by the panel is done with
+
+    coding.changes.changed.connect(project_changed)
+    projects.opened.connect(lambda _path: feature_list.set_coded(coded_marks(projects.project)))
+    projects.closed.connect(lambda: feature_list.set_coded({}))
+
+
+def _connect_panel(coding: CodingController, panel: CodingPanel, evidence: EvidencePanel, value_panel: ValuePanel,
+                   redraw: Callable[[], None]) -> None:
+    """The coding panel shows the feature on screen and asks for acts; pins redraw the list and the page."""
+    shown = coding.evidence
+    shown.decisionChanged.connect(panel.show_coding)
+    # nothing left to accept once the linguist's value is the model's
+    shown.decisionChanged.connect(lambda view: value_panel.show_agreement(
+        view.model_code is not None and view.current_code == view.model_code))
+
+    def pins_changed() -> None:
+        chosen = _selected_paragraph(evidence)
+        evidence.show_evidence(coding.state)
+        _restore_row(evidence, chosen.id if chosen is not None else None)
+        redraw()
+
+    shown.pinsChanged.connect(pins_changed)
+    panel.valueChosen.connect(lambda code: coding.confirm(code) if coding.pass_active else coding.set_value(code))
+    panel.noteAdded.connect(coding.add_note)
+    panel.undoRequested.connect(coding.undo)
+    panel.pinPageRequested.connect(coding.pin_page)
+    panel.unpinRequested.connect(coding.unpin)
+    value_panel.acceptRequested.connect(coding.accept)
+
+
+def _connect_bar(coding: CodingController, bar: CodingPassBar, panel: CodingPanel, evidence: EvidencePanel,
+                 select_feature: Callable[[str], None]) -> None:
+    """The pass bar drives the pass (``coding.passes``) and the acts from the keyboard."""
+    passes = coding.passes
+    passes.featureRequested.connect(select_feature)
+    passes.passChanged.connect(bar.show_pass)
+    coding.notice.connect(bar.show_notice)
+    bar.startRequested.connect(lambda: (passes.start_pass(), bar.setFocus()))
+    bar.featureSetChosen.connect(passes.set_feature_set)
+    bar.filterChosen.connect(passes.set_filter)
+    bar.nextRequested.connect(passes.next)
+    bar.previousRequested.connect(passes.previous)
+    bar.nextUncodedRequested.connect(passes.next_uncoded)
+    bar.valueKeyPressed.connect(lambda key: _choose(panel, bar, key))
+    bar.strayKeyPressed.connect(lambda key: _choose(panel, bar, key))
+    bar.unknownKeyPressed.connect(panel.select_unknown)
+    bar.confirmPressed.connect(lambda: _confirm(panel, bar))
+    bar.rowStepPressed.connect(lambda step: _step_row(evidence, step))
+    bar.pinRowPressed.connect(lambda: coding.toggle_pin(_selected_paragraph(evidence)))
+    bar.undoPressed.connect(coding.undo_last)  # the pass's latest act, on whichever feature it was
+
+
 def _prerender(coding: CodingController, pdf_view: PdfView, feature_id: str) -> None:
     """Evidence of a coming feature is at hand: render the page of its best paragraph ahead too."""
-    page = coding.best_page_ahead(feature_id)
+    page = coding.passes.best_page_ahead(feature_id)
     if page is not None:
         pdf_view.prerender(page)
 
 
 def _outline_clicked(coding: CodingController, pdf_view: PdfView, page: int, x: float, y: float) -> None:
     """A click on the page outlines the paragraph there (P then pins it), without scrolling."""
-    if coding.locator is None:  # the first click reads the page index, then outlines
-        coding.read_page_index(lambda: _outline_clicked(coding, pdf_view, page, x, y))
+    shown = coding.evidence
+    if shown.locator is None:  # the first click reads the page index, then outlines
+        shown.read_page_index(lambda: _outline_clicked(coding, pdf_view, page, x, y))
         return
-    paragraph = coding.paragraph_at(page, x, y)
+    paragraph = shown.paragraph_at(page, x, y)
     if paragraph is not None:
         pdf_view.outline_rects(paragraph.rects)

@@ -1,6 +1,6 @@
 """The coding pass of the open project, without Qt: set and filter, the running pass, its acts, where it stopped.
 
-:class:`gui.coding.coding_controller.CodingController` turns what :class:`PassSession` decides into
+:class:`gui.coding.pass_controller.PassController` turns what :class:`PassSession` decides into
 signals (show this feature, the bar shows this); the decisions themselves (which feature a pass
 starts or continues at, what the bar says, what is remembered for the project) are plain Python,
 tested without a window.

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from core import coding
 from core.catalog.model import Feature
+from core.changes import ProjectChange
 from core.coding.coding_pass import FILTER_LABELS, ActUndone
 from core.coding.feature_sets import BUILTIN_SETS, canonical_set
 from core.models import Paragraph
@@ -312,3 +313,17 @@ def history_lines(rows: list[coding.Decision]) -> list[str]:
             previous_pins = r.pins
         lines.append(f"{when}  {who} {what}" + ("  (undone)" if r.id in undone else ""))
     return list(reversed(lines))
+
+
+def outside_text(change: ProjectChange) -> str:
+    """The status line for what another program stored: "81A, GB020 decided by cli in another program.", or,
+    with no decision, model answers ("classify" in the CLI, a batch file imported elsewhere); "" for neither."""
+    def listed(fids: list[str]) -> str:
+        return ", ".join(fids[:5]) + (f" and {len(fids) - 5} more" if len(fids) > 5 else "")
+
+    if not change.decisions:
+        return (f"Model answers for {listed(sorted(change.features))} stored by another program "
+                "(the window shows them now).") if change.features else ""
+    who = ", ".join(sorted({d.reviewer for d in change.decisions if d.reviewer})) or "someone"
+    return (f"{listed(sorted({d.feature_id for d in change.decisions}))} decided by {who} in another program "
+            "(the window shows it now).")

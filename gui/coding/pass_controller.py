@@ -4,9 +4,10 @@ Why a class of its own: stepping through a set of features (a :class:`core.codin
 a :class:`gui.features.lookahead.LookAhead` retrieving the features coming next, and remembering
 where the pass stood (set, filter, feature; kept in the app's settings under the project's path, so
 reopening the project offers to continue it) is one job; what the coder decides on each feature is
-another (:class:`gui.coding.coding_controller.CodingController`, which extends this class, so the
-window and the pass bar talk to one object).  The decisions behind each step are plain Python
-(:class:`gui.coding.coding_session.PassSession`); this class turns them into signals.
+another (:class:`gui.coding.coding_controller.CodingController`, which holds one of these as ``passes``;
+the pass bar talks to it directly).  The decisions behind each step are plain Python
+(:class:`gui.coding.coding_session.PassSession`); this class turns them into signals.  After an act
+(of the window or another process) it re-reads only the features the change record names.
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ from PySide6.QtCore import QObject, Signal
 
 from core import coding
 from core.catalog import load_catalog
+from core.changes import ProjectChange
 from core.coding.coding_pass import FILTER_LABELS
+from core.coding.feature_sets import list_feature_lists
 from core.errors import GrammarLensError
 from gui.coding.coding_session import PassSession
 from gui.coding.coding_state import PassMemory, PassView, first_page, forget_pass, recall_pass, remember_pass
-from gui.coding.page_index import PageIndex
 from gui.common.operations import OperationRunner
 from gui.common.settings import AppSettings
 from gui.common.window_state import WindowState
@@ -31,7 +33,7 @@ from gui.project.project_controller import ProjectController
 
 
 class PassController(QObject):
-    """The coding pass over the open project, and the evidence retrieved ahead of it."""
+    """The coding pass over the open project, and the evidence retrieved ahead of it (composed by the controller)."""
 
     passChanged = Signal(object)  # PassView
     featureRequested = Signal(str)  # the pass moved: show this feature
@@ -45,13 +47,50 @@ class PassController(QObject):
         super().__init__(parent)
         self.state, self.runner, self.projects, self.settings = state, runner, projects, settings
         self.lookahead = LookAhead(runner, settings, self)
-        self.pages = PageIndex(runner, state)  # paragraph rectangles: P on the page pins at once during a pass
+        self.read_pages: Callable[[], object] = lambda: None  # the page index, read when a pass starts (set by owner)
         self.session = PassSession()  # set, filter, the running pass, its acts (plain Python)
         self.pass_started_at: float | None = None
 
     @property
     def pass_active(self) -> bool:
         return self.session.running is not None
+
+    # ------------------------------------------------------------------ the project, the feature, changes
+    def project_opened(self) -> None:
+        """No pass runs in a project just opened; the one left in it is offered on the bar (Ctrl+K continues it)."""
+        project = self.projects.project
+        saved = tuple(sorted(list_feature_lists(project))) if project is not None else ()
+        resume = self.session.project_opened(saved, self._recall)
+        self._emit_pass()
+        if resume is not None:
+            self.say(resume.offer())
+
+    def project_closed(self) -> None:
+        self.session.project_closed()
+        self.lookahead.set_project(None)
+        self._emit_pass()
+
+    def feature_shown(self) -> None:
+        """Another feature is on screen: where it lies in the pass."""
+        if self.pass_active:
+            self._emit_pass()
+
+    def project_changed(self, change: ProjectChange) -> None:
+        """Re-read the features of the pass the change names (all of them after a restore); the bar follows."""
+        project = self.projects.project
+        if project is None or self.session.running is None:
+            return
+        if change.whole_project:
+            self.start_pass()  # the same set and filter over the project as it is now
+            return
+        if self.session.refresh(project, change.features):
+            self._emit_pass()
+
+    def refresh_feature(self, feature_id: str) -> None:
+        """A model answer arrived for the feature on screen: its "predicted" state in the pass."""
+        project = self.projects.project
+        if project is not None and self.session.refresh(project, [feature_id]):
+            self._emit_pass()
 
     def _current_id(self) -> str | None:
         return self.state.feature.id if self.state.feature is not None else None
@@ -71,7 +110,7 @@ class PassController(QObject):
         except GrammarLensError as exc:
             self.failed.emit("Cannot start the coding pass", exc)
             return False
-        self.pages.read()  # P on the page pins at once during a pass
+        self.read_pages()  # P on the page pins at once during a pass
         self._emit_pass()
         if target is None:
             self.message.emit(f"No feature of {self.session.feature_set} is {FILTER_LABELS[self.session.filter]}.",
@@ -79,7 +118,7 @@ class PassController(QObject):
         elif target != current:
             self.featureRequested.emit(target)
         else:
-            self._look_ahead()
+            self.look_ahead()
         return True
 
     def stop_pass(self) -> None:
@@ -152,7 +191,7 @@ class PassController(QObject):
         return first_page(self.lookahead.hits(load_catalog().get(feature_id)),
                           document.id if document is not None else None)
 
-    def _look_ahead(self) -> None:
+    def look_ahead(self) -> None:
         if not self.pass_active or self.state.feature is None:
             return
         catalog = load_catalog()
@@ -166,7 +205,7 @@ class PassController(QObject):
         self._remember()
         self.passChanged.emit(self.pass_view())
 
-    def _say(self, text: str, warning: bool = False) -> None:
+    def say(self, text: str, warning: bool = False) -> None:
         """Tell the coder, on the pass bar and in the status bar."""
         self.message.emit(text, 8000)
         self.notice.emit(text, warning)

@@ -55,8 +55,9 @@ def load_catalog(progress: Progress) -> Any:
 
 def ingest(project_path: Path, pdf_path: Path, progress: Progress, language: str | None = None, *,
            new_project: bool = False, created: list[Path] | None = None, ocr: Any = None,
-           reports: list[Any] | None = None) -> int:
-    """Read a grammar PDF into a project; returns the document's id.
+           reports: list[Any] | None = None) -> Any:
+    """Read a grammar PDF into a project; returns what it did (:class:`core.ingest.IngestResult`: the document's
+    id, and the act's change record).
 
     With ``new_project`` the project file is created here (``O_EXCL``: never one that exists) and noted
     in ``created``; if reading fails or is cancelled, that file and its ``-wal``/``-shm`` are removed
@@ -68,11 +69,11 @@ def ingest(project_path: Path, pdf_path: Path, progress: Progress, language: str
     from core.ingest import ingest as _ingest
     from core.store.ocr_pages import count_ocr_pages
 
-    def run(project: Any) -> int:
+    def run(project: Any) -> Any:
         result = _ingest(project, pdf_path, language=language, progress=progress, ocr=ocr)
         if reports is not None and result.ocr is not None:
             reports.append(result.ocr)
-        return result.document_id
+        return result
 
     if not new_project:
         with open_project(project_path, create=True) as project:

@@ -23,7 +23,9 @@ from typing import Callable
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from core.catalog.model import Feature
+from core.changes import ProjectChange, classified
 from core.records.classifications import Classification
+from core.store.watch import Written
 from gui.common import backend
 from gui.common.operations import Operation, OperationRunner, replace
 from gui.common.settings import AppSettings, llm_configured
@@ -65,6 +67,7 @@ class FeatureController(QObject):
         self._rerank_timer.setSingleShot(True)
         self._rerank_timer.timeout.connect(self._rerank_when_ready)
         projects.aboutToClose.connect(self.cancel)
+        projects.changes.changed.connect(self._project_changed)
         projects.opened.connect(lambda path: self.preparation.start(Path(path)))
         projects.ingestFinished.connect(self._ingested)
         self.preparation.warm_model()  # the app is starting: the model loads while the window opens
@@ -114,6 +117,18 @@ class FeatureController(QObject):
             return
         if not self._show_stored():
             self.retrieve()
+
+    def _project_changed(self, change: ProjectChange, initiator: object) -> None:
+        """Another act stored a model answer for the feature on screen (``classify`` in the CLI beside the
+        window, a batch file imported): show the newer answer, as choosing the feature again would."""
+        project, feature, shown = self.projects.project, self.state.feature, self.state.classification
+        if initiator is self or project is None or feature is None or not change.statuses \
+                or not change.touches(feature.id) or self.classifying:
+            return
+        stored = review.latest_classification(project, feature.id)
+        if stored is not None and (shown is None or stored.id != shown.id):
+            self._stop_rerank()  # the stored answer brings its own evidence
+            self._show_classification(stored)
 
     def _show_stored(self) -> bool:
         """Show the newest stored classification; true when it brought its evidence along."""
@@ -223,16 +238,21 @@ class FeatureController(QObject):
             self.message.emit("No language model is set up; see Settings (Ctrl+,).", 8000)
             return None
 
+        changes = self.projects.changes
+
         def done(result: Classification) -> None:
             if self.state.is_current(feature):
                 self._show_classification(result)
+            changes.announce(classified({feature.id, *feature.multi_label}), self)  # statuses, marks, the profile
+            if self.state.is_current(feature):
                 self.classificationFinished.emit()
 
         self.classifyingChanged.emit(True)
-        self._classification = (Operation(self.runner, lambda p: backend.classify(path, feature, settings, p))
-                                .success(done).failure(lambda exc: self.failed.emit("Classification failed", exc))
-                                .finished(lambda: self.classifyingChanged.emit(False))
-                                .with_progress(f"Classifying {feature.id}").run_in_background())
+        self._classification = changes.writing(  # the answer is written by the worker's connection: ours, not outside
+            Operation(self.runner, lambda p: backend.classify(path, feature, settings, p))
+            .success(done).failure(lambda exc: self.failed.emit("Classification failed", exc))
+            .finished(lambda: self.classifyingChanged.emit(False))
+            .with_progress(f"Classifying {feature.id}"), frozenset({Written.ANSWERS})).run_in_background()
         return self._classification
 
     def _show_classification(self, result: Classification) -> None:

@@ -18,15 +18,23 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from core.changes import ProjectChange
 from core.errors import error_text
 from core.progress import Progress
+from core.store.watch import Written
 from gui.common import file_dialogs
+from gui.common.changes import ProjectChanges
 from gui.common.error_dialog import error_box
 from gui.common.operations import Operation, OperationRunner
 from gui.common.settings import AppSettings
 from gui.profile import profile_backend as backend
 from gui.profile.batch_controls import BatchControls, DockTarget
 from gui.profile.profile_batch_files import FILE_CANCEL_NOTES, Summary, report_box, summarise_import, summarise_write
+
+
+def _announce(changes: ProjectChanges, change: ProjectChange, initiator: object) -> None:
+    if not change.empty:
+        changes.announce(change, initiator)
 
 
 class BatchFiles(QObject):
@@ -44,6 +52,7 @@ class BatchFiles(QObject):
         self.report_box: QMessageBox | None = None  # the last batch-file report or error shown
         self.last_error: BaseException | None = None
         self.last_result: Any | None = None
+        self.changes: ProjectChanges | None = None  # the window's runner of acts (none: a dock on its own, in tests)
 
     @property
     def running(self) -> bool:
@@ -82,8 +91,13 @@ class BatchFiles(QObject):
         path = self.dock.project_path
         if path is None or self.dock.running:
             return None
-        return self._run(lambda progress: backend.import_batch_file(path, Path(results_path), progress),
-                         summarise_import, "imported", "Importing the results")
+        changes = self.changes
+        operation = self._run(lambda progress: backend.import_batch_file(path, Path(results_path), progress),
+                              summarise_import, "imported", "Importing the results")
+        if changes is not None:  # an act: its record (the features answered) reaches every panel, once
+            changes.writing(operation, frozenset({Written.ANSWERS})).success(
+                lambda report: _announce(changes, report.change_for(path), self.dock))
+        return operation
 
     def cancel(self) -> None:
         """Stop the file job at its next step; the line says what is kept."""

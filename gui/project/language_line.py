@@ -15,6 +15,7 @@ from html import escape
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QWidget
 
+from core.changes import ProjectChange
 from core.ingest.language import is_unsure
 from core.models import Language
 from gui.project.language_dialog import LanguageDialog, ask_if_unsure, edit_language
@@ -51,7 +52,8 @@ class LanguageLine(QLabel):
         projects.opened.connect(self._opened)
         projects.closed.connect(self.refresh)
         projects.documentsChanged.connect(lambda _shown: self.refresh())
-        projects.languageChanged.connect(lambda _name: self.refresh())
+        # the language set here, by the CLI beside the window or by a restore: one change record each
+        projects.changes.changed.connect(self._project_changed)
         projects.ingestFinished.connect(self._ingested)
         self.refresh()
 
@@ -63,6 +65,10 @@ class LanguageLine(QLabel):
             self.setText(line_text(self.projects.language(), bool(self.projects.state.documents)))
             self.show()
         self.changed.emit()
+
+    def _project_changed(self, change: ProjectChange, _initiator: object) -> None:
+        if change.language:
+            self.refresh()
 
     def _opened(self, _path: object) -> None:
         self.refresh()

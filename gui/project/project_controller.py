@@ -12,20 +12,26 @@ project is open it keeps taking a backup every hour (opening took one, see :mod:
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from PySide6.QtCore import QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 
+from core.changes import ProjectChange
 from core.errors import GrammarLensError
 from core.models import Language
 from core.store import PROJECT_SUFFIX, ProjectDatabase, backups, create_project, open_project, repository, restore
+from core.store.watch import Written
 from gui.common import backend, projects
+from gui.common.changes import ProjectChanges
 from gui.common.operations import Operation, OperationRunner
 from gui.common.window_state import WindowState
 from gui.project import open_grammar
 from gui.project.backup_banner import BackupBanner
 from gui.project.ocr_options import load_ocr_options
+
+if TYPE_CHECKING:  # the reading pipeline is imported by the job, off the UI thread's start-up
+    from core.ingest import IngestResult
 
 BACKUP_CHECK_MS = 5 * 60 * 1000  # how often the window asks whether an hourly backup is due
 
@@ -37,7 +43,6 @@ class ProjectController(QObject):
     aboutToClose = Signal()  # the window saves the project's page and feature now
     closed = Signal()
     documentsChanged = Signal(object)  # id of the document to show now, or None
-    languageChanged = Signal(str)  # the language's new name (the title and the prompts use it)
     ingestFinished = Signal(bool)  # true when a grammar was added
     restored = Signal(object)  # a backup was restored: the backup of the state it replaced (None: a damaged file)
     failed = Signal(str, object)  # title, exception
@@ -55,6 +60,8 @@ class ProjectController(QObject):
         self.backup_timer = QTimer(self, interval=BACKUP_CHECK_MS)
         self.backup_timer.timeout.connect(self.backup_if_due)
         self.backup_banner = BackupBanner()  # the window places it above its panels
+        self.changes = ProjectChanges(self)  # every act's record, and another process's writes, to every screen
+        self.changes.failed.connect(self.failed)
         app = QGuiApplication.instance()
         if isinstance(app, QGuiApplication):  # leaving the window makes the file current for a copy or a sync client
             app.applicationStateChanged.connect(self.application_state_changed)
@@ -82,6 +89,7 @@ class ProjectController(QObject):
         # crash).  One fsync per act of the coder, at human speed, on this connection only; jobs keep NORMAL.
         project.conn.execute("PRAGMA synchronous = FULL")
         self.project = project
+        self.changes.set_project(project)
         self.state.open_project(target, repository.list_documents(project))
         projects.remember_project(target, self.store)
         self.backup_timer.start()
@@ -96,6 +104,7 @@ class ProjectController(QObject):
             return
         self.aboutToClose.emit()
         self.backup_timer.stop()
+        self.changes.set_project(None)
         self.project.checkpoint()  # other connections (jobs) may keep the -wal open: the file is current anyway
         self.project.close()
         self.project = None
@@ -125,18 +134,20 @@ class ProjectController(QObject):
             return False
         self.runner.shutdown()
         self.close()
-        safety, done = None, False
+        done: restore.Restored | None = None
         try:
-            safety, done = restore.restore_backup(target, backup), True
+            done = restore.restore_backup(target, backup)
         except GrammarLensError as exc:
             self.failed.emit("The backup was not restored", exc)
         finally:
             self.open(target)  # the restored state; after a failure, the state before
-        if done:
-            kept = " The state before it is kept as a backup too." if safety else " The damaged file was kept aside."
+        if done is not None:
+            kept = (" The state before it is kept as a backup too." if done.safety
+                    else " The damaged file was kept aside.")
             self.message.emit(f"Restored {target.name} from its backup.{kept}", 15000)
-            self.restored.emit(safety)
-        return done
+            self.restored.emit(done.safety)
+            self.changes.announce(done.change, self)
+        return done is not None
 
     def backup_if_due(self) -> Operation | None:
         """Back the open project up in the background when its newest backup is older than ``backup_interval``.
@@ -187,12 +198,16 @@ class ProjectController(QObject):
         """Store the linguist's language in the project (one transaction) and say so; false on failure."""
         if self.project is None:
             return False
-        try:
-            check = repository.set_language(self.project, language)
-        except GrammarLensError as exc:
-            self.failed.emit("The language was not saved", exc)
+        project, checks = self.project, []
+
+        def act() -> ProjectChange:
+            stored = repository.set_language(project, language)
+            checks.append(stored)
+            return stored.change
+
+        if self.changes.run(act, self, "The language was not saved") is None:
             return False
-        self.languageChanged.emit(language.name)
+        check = checks[0]
         said = f"Language set to {language.name}" + (f" ({check.code})." if check.code else ".")
         # a well-formed Glottocode the bundled table does not know is stored, with a note worth reading
         self.message.emit(f"{said} Note: {check.note}" if check.note else said, 12000 if check.note else 5000)
@@ -232,12 +247,13 @@ class ProjectController(QObject):
         added = [False]
         self.message.emit(f"Reading {pdf_path.name}…", 0)
 
-        def done(document_id: int) -> None:
+        def done(result: IngestResult) -> None:
             added[0] = True
             if opening_other or self.project is None:
                 self.open(target)
             else:
-                self.reload_documents(int(document_id))
+                self.reload_documents(int(result.document_id))
+                self.changes.announce(result.change, self)
             by_ocr = "".join(f" ({r.summary().rstrip('.')})" for r in reports if r.summary())  # before the path
             said = f"Read {pdf_path.name}{by_ocr} into {target.name}"
             said += f", in {target.parent}." if opening_other else "."
@@ -260,14 +276,14 @@ class ProjectController(QObject):
             else:
                 self.message.emit("Reading the grammar was cancelled; the project is as it was.", 8000)
 
-        def job(progress) -> int:
+        def job(progress) -> IngestResult:
             return backend.ingest(target, pdf_path, progress, new_project=new_project, created=created, ocr=ocr,
                                   reports=reports)
 
-        self._ingest = (Operation(self.runner, job)
-                        .success(done).failure(failed).cancelled(cancelled)
-                        .finished(lambda: self.ingestFinished.emit(added[0]))
-                        .with_progress(f"Reading {pdf_path.name}").run_in_background())
+        self._ingest = self.changes.writing(  # the worker's commit is this window's act, announced by ``done``
+            Operation(self.runner, job).success(done).failure(failed).cancelled(cancelled)
+            .finished(lambda: self.ingestFinished.emit(added[0]))
+            .with_progress(f"Reading {pdf_path.name}"), frozenset({Written.DOCUMENTS})).run_in_background()
         return self._ingest
 
     def open_pdf(self, pdf_path: Path) -> Operation | bool | None:

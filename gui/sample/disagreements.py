@@ -68,7 +68,7 @@ class DisagreementQueue(QWidget):
     """The queue of one comparison (A = the open project, B = the second coder's file)."""
 
     disagreementChosen = Signal(object)  # the Disagreement now shown (the window selects its feature, shows pins)
-    resolved = Signal(str, object)  # feature id, the new Decision stored in A
+    resolved = Signal(str, object)  # feature id, the resolution's ProjectChange (the Decision stored in A inside)
     compared = Signal()  # the comparison is in and the queue filled
 
     def __init__(self, runner: OperationRunner, report: Report, resolver: Callable[[], str] = lambda: "",
@@ -78,6 +78,8 @@ class DisagreementQueue(QWidget):
         self.comparison: CoderComparison | None = None
         self.pending: list[Disagreement] = []
         self.operation: Operation | None = None
+        # the window's runner follows a resolution while it writes (see ProjectChanges.writing); alone: nothing
+        self.writing: Callable[[Operation], Operation] = lambda operation: operation
         self.summary = QLabel("Choose the second coder's file to compare.")
         self.summary.setWordWrap(True)
         self.list = QListWidget()
@@ -221,29 +223,29 @@ class DisagreementQueue(QWidget):
 
         def job(progress: Progress):
             from core.coding import decisions
-            from core.sample.resolution import resolve_disagreement
+            from core.sample.resolution import resolve
             from core.store import open_project
 
             progress.check()
             with open_project(a_path) as project:
-                stored = resolve_disagreement(project, d, value, note, resolver, comparison=comparison)
-                return stored, decisions.history(project, d.feature_id)
+                change = resolve(project, d, value, note, resolver, comparison=comparison)
+                return change, decisions.history(project, d.feature_id)
 
         def done(result) -> None:
-            stored, history = result
+            change, history = result
             if d in self.pending:
                 self.pending.remove(d)
             self.note.clear()
             self._show_history(d, history)
             self._fill()
-            self.resolved.emit(d.feature_id, stored)
+            self.resolved.emit(d.feature_id, change)
 
         def failed(exc: BaseException) -> None:
             self._enable(True)
             self.report("The resolution was not stored", exc)
 
         self._enable(False)
-        self.operation = Operation(self.runner, job).success(done).failure(failed).run_in_background()
+        self.operation = self.writing(Operation(self.runner, job).success(done).failure(failed)).run_in_background()
         return self.operation
 
     def _show_history(self, d: Disagreement, history: list) -> None:

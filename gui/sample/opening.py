@@ -56,3 +56,4 @@ def open_sample_folder(host: SampleHost, reference: Path | None,
     sample.cellActivated.connect(open_at)
     sample.batch_files = SampleBatchFiles(sample, lambda: host.settings)
     return sample
+

@@ -53,6 +53,7 @@ class SampleBatchFiles(QObject):
     """The Sample window's two batch-file actions, over the main window's settings (the model to ask)."""
 
     finished = Signal(str)  # "written" or "imported", once the window says what happened
+    importing = Signal(object)  # the Operation of an import, as it starts (the main window follows what it writes)
 
     def __init__(self, window: SampleWindow, settings: Callable[[], AppSettings]) -> None:
         super().__init__(window)
@@ -104,9 +105,11 @@ class SampleBatchFiles(QObject):
         folder = self.window.folder
         if folder is None:
             return None
-        return self._run(lambda progress: import_sample_results(folder, Path(results_path), progress),
-                         lambda report: summarise_import(report).line, "imported",
-                         f"Importing {Path(results_path).name} into {folder.name}")
+        operation = self._run(lambda progress: import_sample_results(folder, Path(results_path), progress),
+                              lambda report: summarise_import(report).line, "imported",
+                              f"Importing {Path(results_path).name} into {folder.name}")
+        self.importing.emit(operation)
+        return operation
 
     def _run(self, job: Callable[[Progress], Any], words: Callable[[Any], str], kind: str, label: str) -> Operation:
         def done(report: Any) -> None:

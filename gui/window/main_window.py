@@ -57,7 +57,6 @@ class MainWindow(QMainWindow):
     retrievalFinished = Signal()
     classificationFinished = Signal()
     ingestFinished = Signal(bool)  # true when a document was added
-    reviewStored = Signal()
     errorShown = Signal(str)
 
     def __init__(self, store: QSettings | None = None) -> None:
@@ -214,7 +213,6 @@ class MainWindow(QMainWindow):
         v.classifyRequested.connect(self.features.classify)
         connect_coding(self.coding, self.coding_panel, self.pass_bar, self.evidence_panel, self.pdf_view, v,
                        self._apply_highlights, self.select_feature, self.features_panel.model)
-        self.coding.stored.connect(self.reviewStored)
         self.coding.name_asker = partial(ask_coder_name, self)  # who is coding: asked at the first act, once
         self.pass_focus = PassFocus(self.pass_bar, self.panels, (self.pdf_view,), self.coding)
 

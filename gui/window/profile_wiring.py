@@ -1,9 +1,10 @@
 """How the profile dock and the WALS/Grambank values are wired into the window: what they follow, and what they open.
 
-Why apart from the window: the dock follows the open project, every stored act, every answer and
-the language, opens features in the window, and counts its "not coded yet" against the set the
-coder is coding (the pass's set) — six connections that are one job, kept out of a window class at
-the edge of its size.  The dock takes the pass's set when the pass starts or changes set, never while
+Why apart from the window: the dock follows the open project, every answer, and every act and
+language set (one change record for each, :mod:`gui.common.changes`, whoever made it: the window, the
+queue, the CLI beside the window), opens features in the window, and counts its "not coded yet"
+against the set the coder is coding (the pass's set) — connections that are one job, kept out of a
+window class at the edge of its size.  The dock takes the pass's set when the pass starts or changes set, never while
 the linguist types another set into the dock.
 """
 
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QDockWidget
 
+from core.changes import ProjectChange
 from gui.profile.profile_dock import dock_profile
 from gui.profile.profile_view import ProfileView
 
@@ -26,17 +28,32 @@ def connect_references(window: MainWindow) -> None:
     source, projects, coding = window.references, window.projects, window.coding
     projects.opened.connect(source.set_project)
     projects.closed.connect(lambda: source.set_project(None))
-    source.loaded.connect(coding.set_references)
-    coding.referencesNeeded.connect(lambda: source.needed(window))
+    source.loaded.connect(coding.passes.set_references)
+    coding.passes.referencesNeeded.connect(lambda: source.needed(window))
 
 
 def build_profile_dock(window: MainWindow) -> tuple[ProfileView, QDockWidget]:
     """The profile view in its dock, following ``window``'s project, acts, answers, language and pass."""
     view = ProfileView(window.runner, lambda: window.settings, window, window.references)
     window.projectOpened.connect(view.set_project)
-    window.reviewStored.connect(view.refresh)
-    window.classificationFinished.connect(view.refresh)
-    window.projects.languageChanged.connect(lambda _name: view.language_changed())
+    changes = window.projects.changes
+    view.batch_files.changes = changes  # its batch import is an act: its record goes to every panel
+
+    def project_changed(change: ProjectChange, initiator: object) -> None:
+        """Every act's record (the window's, the queue's, a model answer, another process's): the profile re-reads."""
+        if change.language:
+            view.language_changed()  # re-reads the profile too
+        elif (change.values_changed or change.notes) and initiator is not view:  # its own import refreshes it
+            view.refresh()
+
+    changes.changed.connect(project_changed)
+
+    def batch_over(_state: str) -> None:  # the last answers are the batch's too: look before letting go
+        changes.look()
+        changes.answering(None)
+
+    view.batchProgress.connect(lambda *_progress: changes.answering(view))  # its answers, as they land
+    view.batchFinished.connect(batch_over)
     view.featureActivated.connect(window.select_feature)  # brings its best paragraph into view
     followed = [""]
 
@@ -46,6 +63,6 @@ def build_profile_dock(window: MainWindow) -> tuple[ProfileView, QDockWidget]:
             view.set_feature_set(pass_view.feature_set)
 
     view.set_project(window.state.project_path)  # first: the set followed next is read for this project
-    window.coding.passChanged.connect(follow)
-    follow(window.coding.pass_view())
+    window.coding.passes.passChanged.connect(follow)
+    follow(window.coding.passes.pass_view())
     return view, dock_profile(window, view, window.store)

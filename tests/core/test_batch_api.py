@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from core.changes import Act
 from core.errors import GrammarLensError
 from core.llm import LlmSettings
 from core.llm.batch_api import fetch, status, submit
@@ -62,6 +63,10 @@ def test_submit_poll_fetch_import(llm_project, keyed, llm_server, tmp_path):
     assert not (tmp_path / "results.jsonl.part").exists()
     imported = import_batch_results([llm_project.path], results)
     assert imported.imported == 3 and imported.not_imported == 0
+    change = imported.change_for(llm_project.path)  # the import's record: the features answered, 116A*'s parts too
+    assert change.act == Act.BATCH_IMPORT and change.statuses and not change.whole_project
+    assert {"81A", "GB107", "116A*", "GB257"} <= change.features and "GB020" not in change.features
+    assert import_batch_results([llm_project.path], results).change_for(llm_project.path).empty  # nothing new
 
     auth = {r["_auth"] for r in llm_server.requests}
     assert auth == {f"Bearer {SECRET}"}  # every call carried the key...

@@ -45,7 +45,7 @@ def main(argv: list[str]) -> int:
         if view.feature is not None and panel.view is view and view.current_code is not None:
             shown.add((view.feature.id, view.current_code))
 
-    window.coding.decisionChanged.connect(on_screen)
+    window.coding.evidence.decisionChanged.connect(on_screen)
 
     def step() -> None:
         feature, view = window.state.feature, panel.view

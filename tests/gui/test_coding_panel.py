@@ -85,15 +85,15 @@ def test_the_next_feature_shows_evidence_retrieved_ahead_without_a_retrieval(qtb
         assert window.open_project(demo_project, feature="81A")
     ids = coding.ordered_features(None, "wals")
     upcoming = ids[ids.index("81A") + 1]
-    with qtbot.waitSignal(window.coding.lookahead.ready, timeout=SLOW_MS,
+    with qtbot.waitSignal(window.coding.passes.lookahead.ready, timeout=SLOW_MS,
                           check_params_cb=lambda fid: fid == upcoming):
-        assert window.coding.start_pass("wals")
-    assert window.coding.next() == upcoming
+        assert window.coding.passes.start_pass("wals")
+    assert window.coding.passes.next() == upcoming
     # shown within the call: no retrieval started, the evidence list already filled
     assert window.state.feature.id == upcoming and window.state.evidence_known and not window.features.retrieving
     assert window.evidence_panel.model.rowCount() == len(window.state.hits) > 0
-    window.coding.stop_pass()  # cancels the look-ahead: its queue empties, its retrieval stops
-    qtbot.waitUntil(lambda: not window.coding.lookahead.busy, timeout=5000)
+    window.coding.passes.stop_pass()  # cancels the look-ahead: its queue empties, its retrieval stops
+    qtbot.waitUntil(lambda: not window.coding.passes.lookahead.busy, timeout=5000)
 
 
 def test_accepting_the_model_value_pins_the_cited_paragraphs(qtbot, main_window, demo_project, llm_server) -> None:
@@ -108,7 +108,7 @@ def test_accepting_the_model_value_pins_the_cited_paragraphs(qtbot, main_window,
     cited = set(window.state.cited)
     assert cited and not window.state.pins
     assert "← model" in window.coding_panel.values.item(0).text()  # SOV, the model's value, marked in the set
-    with qtbot.waitSignal(window.reviewStored, timeout=5000):
+    with qtbot.waitSignal(window.projects.changes.changed, timeout=5000):
         qtbot.mouseClick(window.value_panel.accept_button, Qt.MouseButton.LeftButton)
     assert window.state.pins == cited and window.coding_panel.view.current_code == "1"
     assert not window.value_panel.accept_button.isEnabled()  # the value is the model's: nothing left to accept
@@ -120,18 +120,18 @@ def test_filters_of_the_pass_uncoded_and_disagreeing_with_the_databases(qtbot, m
     window, bar = main_window, main_window.pass_bar
     with qtbot.waitSignal(window.retrievalFinished, timeout=SLOW_MS):
         assert window.open_project(demo_project, feature="81A")
-    assert window.coding.start_pass("paper")
-    with qtbot.waitSignal(window.coding.referencesNeeded, timeout=1000):  # no WALS/Grambank values read yet
-        window.coding.set_filter(coding.DISAGREE)
-    assert window.coding.pass_view().filter == coding.ALL  # offered to read them; the filter waits
+    assert window.coding.passes.start_pass("paper")
+    with qtbot.waitSignal(window.coding.passes.referencesNeeded, timeout=1000):  # no WALS/Grambank values read yet
+        window.coding.passes.set_filter(coding.DISAGREE)
+    assert window.coding.passes.pass_view().filter == coding.ALL  # offered to read them; the filter waits
     assert bar.counter_label.text() == "0 of 10 coded"  # 81A, 49A, GB107 and the seven polar-question parts
     assert window.coding.set_value("SOV")
-    with qtbot.waitSignal(window.coding.passChanged, timeout=2000):  # read: the waiting filter applies
-        window.coding.set_references({"81A": "2", "49A": "1"})  # WALS says SVO for this language
+    with qtbot.waitSignal(window.coding.passes.passChanged, timeout=2000):  # read: the waiting filter applies
+        window.coding.passes.set_references({"81A": "2", "49A": "1"})  # WALS says SVO for this language
     assert bar.position_label.text() == "· feature 1 of 1 disagreeing with WALS/Grambank"
-    window.coding.set_filter(coding.UNCODED)  # 81A is coded: the pass goes to the first uncoded feature
+    window.coding.passes.set_filter(coding.UNCODED)  # 81A is coded: the pass goes to the first uncoded feature
     assert window.state.feature.id == "49A" and bar.position_label.text() == "· feature 1 of 9 uncoded"
-    assert window.coding.next_uncoded() == "GB107" and window.state.feature.id == "GB107"
+    assert window.coding.passes.next_uncoded() == "GB107" and window.state.feature.id == "GB107"
     assert bar.position_label.text() == "· feature 2 of 9 uncoded" and bar.counter_label.text() == "1 of 10 coded"
 
 
@@ -143,7 +143,7 @@ def test_pin_a_printed_page_and_refuse_a_page_the_book_lacks(qtbot, main_window,
         window.coding.undo()
     assert said.args[0].startswith("Nothing to undo")
     qtbot.keyClicks(panel.page_edit, "3")
-    with qtbot.waitSignal(window.coding.stored, timeout=2000):
+    with qtbot.waitSignal(window.projects.changes.changed, timeout=2000):
         qtbot.keyClick(panel.page_edit, Qt.Key.Key_Return)
     assert [(p.page_label, p.paragraph_id) for p in panel.view.pins] == [("3", None)]
     assert "p. 3 (page)" in panel.pins_label.text() and panel.page_edit.text() == ""
@@ -151,6 +151,6 @@ def test_pin_a_printed_page_and_refuse_a_page_the_book_lacks(qtbot, main_window,
         window.coding.pin_page("999")
     assert "no printed page" in failed.args[1].message
     window.last_message_box.close()
-    with qtbot.waitSignal(window.coding.stored, timeout=2000):
+    with qtbot.waitSignal(window.projects.changes.changed, timeout=2000):
         panel.unpinRequested.emit(panel.view.pins[0])
     assert panel.view.pins == ()

@@ -39,7 +39,7 @@ def test_ten_features_coded_from_the_keyboard_with_a_clicked_pin_undo_reopen_and
     # Ctrl+K starts a pass over WALS at the feature on screen and gives the keys to the pass bar
     window.activateWindow()
     qtbot.waitUntil(lambda: window.isActiveWindow(), timeout=5000)
-    with qtbot.waitSignal(window.coding.passChanged, timeout=5000):
+    with qtbot.waitSignal(window.coding.passes.passChanged, timeout=5000):
         qtbot.keyClick(window, Qt.Key.Key_K, CTRL)
     assert window.coding.pass_active and bar.hasFocus()
     total = len(coding.ordered_features(None, "wals"))
@@ -53,7 +53,7 @@ def test_ten_features_coded_from_the_keyboard_with_a_clicked_pin_undo_reopen_and
         else:
             qtbot.keyClicks(bar, "1")  # WALS code 1: the first value of the set
         assert panel.selected_code() == ("?" if n == 2 else "1")
-        with qtbot.waitSignal(window.coding.featureRequested, timeout=5000):
+        with qtbot.waitSignal(window.coding.passes.featureRequested, timeout=5000):
             qtbot.keyClick(bar, Qt.Key.Key_Return)  # stores it and moves on
         coded[fid] = "?" if n == 2 else "1"
         assert window.state.feature.id != fid
@@ -68,16 +68,16 @@ def test_ten_features_coded_from_the_keyboard_with_a_clicked_pin_undo_reopen_and
     for _ in range(10):
         qtbot.keyClick(bar, Qt.Key.Key_Left)
     assert window.state.feature.id == "81A" and panel.view.current_code == "1"
-    qtbot.waitUntil(lambda: window.state.evidence_known and window.coding.locator is not None, timeout=SLOW_MS)
+    qtbot.waitUntil(lambda: window.state.evidence_known and window.coding.evidence.locator is not None, timeout=SLOW_MS)
     best = window.state.ordered_hits()[window.state.best_row()].paragraph
     window.show_paragraph(best)
     view = window.pdf_view
     with qtbot.waitSignal(view.paragraphClicked, timeout=2000):
         qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=_point_of(view, best))
     assert len(view.overlays.selected) == len(best.rects)  # the click outlined the paragraph
-    with qtbot.waitSignal(window.coding.stored, timeout=2000) as stored:
+    with qtbot.waitSignal(window.projects.changes.changed, timeout=2000) as stored:
         qtbot.keyClick(view, Qt.Key.Key_P)
-    assert stored.args == ["pin"] and window.state.pins == {best.id}
+    assert stored.args[0].act == "pin" and window.state.pins == {best.id}
     assert window.evidence_panel.model.hit(0).paragraph.id == best.id  # pins are listed first
     assert {item.data(1) for item in view.overlays.highlights if item.data(0) == "pinned"} == {best.id}
     menu = view.context_menu(_point_of(view, best))  # the same point offers to unpin it
@@ -86,17 +86,17 @@ def test_ten_features_coded_from_the_keyboard_with_a_clicked_pin_undo_reopen_and
 
     # a note, then another value, then Undo (Ctrl+Z in the pass) restores SOV with its pin and note
     qtbot.keyClicks(panel.note_edit, "see the word-order chapter")
-    with qtbot.waitSignal(window.coding.stored, timeout=2000):
+    with qtbot.waitSignal(window.projects.changes.changed, timeout=2000):
         qtbot.keyClick(panel.note_edit, Qt.Key.Key_Return)
     bar.setFocus()
     qtbot.keyClicks(bar, "2")
-    with qtbot.waitSignal(window.coding.stored, timeout=2000):
+    with qtbot.waitSignal(window.projects.changes.changed, timeout=2000):
         qtbot.keyClick(bar, Qt.Key.Key_Return)
     qtbot.keyClick(bar, Qt.Key.Key_Left)
     assert window.state.feature.id == "81A" and panel.view.current_code == "2"
-    with qtbot.waitSignal(window.coding.stored, timeout=2000) as stored:
+    with qtbot.waitSignal(window.projects.changes.changed, timeout=2000) as stored:
         qtbot.keyClick(bar, Qt.Key.Key_Z, CTRL)
-    assert stored.args == ["undo"]
+    assert stored.args[0].act == "undo"
     assert panel.view.current_code == "1" and window.state.pins == {best.id}
     assert panel.view.note == "see the word-order chapter" and "SOV" in panel.status_label.text()
     history = panel.history.toolTip()
@@ -116,7 +116,7 @@ def test_ten_features_coded_from_the_keyboard_with_a_clicked_pin_undo_reopen_and
     assert view81.current_code == "1" and view81.note == "see the word-order chapter"
     assert again.state.pins == {best.id} and again.evidence_panel.model.hit(0).paragraph.id == best.id
     assert again.coding_panel.history.toolTip() == history
-    with qtbot.waitSignal(again.coding.passChanged, timeout=5000):
+    with qtbot.waitSignal(again.coding.passes.passChanged, timeout=5000):
         again.pass_bar.startRequested.emit()
     assert again.pass_bar.counter_label.text() == f"10 of {total} coded"
     again.close()

@@ -29,13 +29,13 @@ def _start_grambank_pass(qtbot, window) -> None:
     """Ctrl+K as a person presses it, then Grambank chosen in the bar's set list."""
     window.activateWindow()
     qtbot.waitUntil(lambda: window.isActiveWindow(), timeout=5000)
-    with qtbot.waitSignal(window.coding.passChanged, timeout=5000):
+    with qtbot.waitSignal(window.coding.passes.passChanged, timeout=5000):
         qtbot.keyClick(window, Qt.Key.Key_K, CTRL)
     bar = window.pass_bar
     assert window.coding.pass_active and bar.hasFocus()
     bar.set_combo.setCurrentText("grambank")
     bar.set_combo.textActivated.emit("grambank")  # what choosing it in the list does
-    assert window.coding.pass_view().feature_set == "grambank"
+    assert window.coding.passes.pass_view().feature_set == "grambank"
     bar.setFocus()
 
 
@@ -43,7 +43,7 @@ def _store(qtbot, window, key: str) -> str:
     """Type a value's key and Enter on the pass bar; the feature it was stored on (the pass has moved on)."""
     bar, fid = window.pass_bar, window.state.feature.id
     qtbot.keyClicks(bar, key)
-    with qtbot.waitSignal(window.coding.featureRequested, timeout=5000):
+    with qtbot.waitSignal(window.coding.passes.featureRequested, timeout=5000):
         qtbot.keyClick(bar, Qt.Key.Key_Return)
     assert window.state.feature.id != fid
     return fid
@@ -65,9 +65,9 @@ def test_ctrl_z_after_enter_undoes_the_feature_just_left_then_further_back(qtbot
     assert bar.counter_label.text().startswith("2 of ")
 
     # the slip was on the feature just left: Ctrl+Z takes it back, shows that feature and says so
-    with qtbot.waitSignal(window.coding.stored, timeout=2000) as stored:
+    with qtbot.waitSignal(window.projects.changes.changed, timeout=2000) as stored:
         qtbot.keyClick(bar, Qt.Key.Key_Z, CTRL)
-    assert stored.args == ["undo"] and window.state.feature.id == "GB021"
+    assert stored.args[0].act == "undo" and window.state.feature.id == "GB021"
     assert _current(demo_project, "GB021") is None and _current(demo_project, "GB020") == "1"
     assert bar.notice_label.isVisible() and not bar.keys_label.isVisible()
     assert bar.notice_label.text() == "↶ Undid GB021 = absent (0): back to not coded."
@@ -75,7 +75,7 @@ def test_ctrl_z_after_enter_undoes_the_feature_just_left_then_further_back(qtbot
     _shot(bar, "pass_bar_after_undo.png")
 
     # again: one act further back, to GB020
-    with qtbot.waitSignal(window.coding.stored, timeout=2000):
+    with qtbot.waitSignal(window.projects.changes.changed, timeout=2000):
         qtbot.keyClick(bar, Qt.Key.Key_Z, CTRL)
     assert window.state.feature.id == "GB020" and _current(demo_project, "GB020") is None
     assert bar.notice_label.text() == "↶ Undid GB020 = present (1): back to not coded."
@@ -89,10 +89,10 @@ def test_ctrl_z_after_enter_undoes_the_feature_just_left_then_further_back(qtbot
     first = _store(qtbot, window, "0")
     _store(qtbot, window, "1")  # GB021
     qtbot.keyClick(bar, Qt.Key.Key_Left)
-    with qtbot.waitSignal(window.coding.stored, timeout=2000):
+    with qtbot.waitSignal(window.projects.changes.changed, timeout=2000):
         window.coding_panel.undo_button.click()  # GB021's own latest decision
     bar.setFocus()
-    with qtbot.waitSignal(window.coding.stored, timeout=2000):
+    with qtbot.waitSignal(window.projects.changes.changed, timeout=2000):
         qtbot.keyClick(bar, Qt.Key.Key_Z, CTRL)
     assert window.state.feature.id == first and _current(demo_project, first) is None
     assert bar.notice_label.text().startswith("↶ Undid GB020 = absent (0)")
@@ -160,7 +160,7 @@ def test_a_restart_continues_the_pass_at_its_feature_with_its_set_and_filter(
     _store(qtbot, window, "?")
     qtbot.keyClick(bar, Qt.Key.Key_Right)
     where = window.state.feature.id
-    assert where == "GB023" and window.coding.pass_view().position == "feature 2 of 193 uncoded"
+    assert where == "GB023" and window.coding.passes.pass_view().position == "feature 2 of 193 uncoded"
     window.close()
 
     from gui.window.main_window import MainWindow
@@ -179,15 +179,15 @@ def test_a_restart_continues_the_pass_at_its_feature_with_its_set_and_filter(
     _shot(bar, "pass_bar_continue_offer.png")
     again.activateWindow()
     qtbot.waitUntil(lambda: again.isActiveWindow(), timeout=5000)
-    with qtbot.waitSignal(again.coding.featureRequested, timeout=5000):
+    with qtbot.waitSignal(again.coding.passes.featureRequested, timeout=5000):
         qtbot.keyClick(again, Qt.Key.Key_K, CTRL)
-    view = again.coding.pass_view()
+    view = again.coding.passes.pass_view()
     assert again.state.feature.id == where and (view.feature_set, view.filter) == ("grambank", coding.UNCODED)
     assert view.position == "feature 2 of 193 uncoded" and bar.counter_label.text().startswith("2 of 195")
     assert not bar.start_button.isVisible()
 
     # stopping the pass forgets it: the next opening offers a new one
-    again.coding.stop_pass()
+    again.coding.passes.stop_pass()
     assert not [k for k in gui_store.allKeys() if k.startswith("coding_pass/")]
     assert bar.start_button.text() == "Start coding pass"
     again.close()

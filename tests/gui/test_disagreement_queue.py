@@ -57,8 +57,8 @@ def test_take_b_stores_a_decision_in_a_that_records_both_coders(qtbot, main_wind
     queue.note.setText("checked §7.2: a particle")
     with qtbot.waitSignal(queue.resolved, timeout=SLOW_MS) as resolved:
         queue.take_b.click()
-    feature_id, decision = resolved.args
-    assert feature_id == "GB107" and decision.code == "0"
+    feature_id, change = resolved.args
+    assert feature_id == "GB107" and change.act == "resolution" and [d.code for d in change.decisions] == ["0"]
     assert queue.list.count() == 0  # the resolved item left the queue
     assert "ana" in queue.history.toPlainText() and "ben" in queue.history.toPlainText()
     with open_project(a, readonly=True) as project:
@@ -108,3 +108,25 @@ def test_the_queue_names_each_sides_coders_and_closes_when_another_project_opens
     qtbot.waitUntil(lambda: getattr(window, "disagreement_queue", None) is None
                     and window.findChild(QDockWidget, "disagreementDock") is None, timeout=SLOW_MS)
     assert "was closed" in window.statusBar().currentMessage()
+
+
+def test_a_feature_of_the_queue_decided_by_the_cli_beside_the_window_is_compared_again(
+        qtbot, main_window, demo_project, tmp_path) -> None:
+    """The queue follows the change record too: A's GB107 set to B's value elsewhere leaves nothing to resolve."""
+    import subprocess
+    import sys
+
+    from gui.sample.disagreements import open_disagreement_queue
+
+    a, b, _ids = two_coders(demo_project, tmp_path)
+    window = main_window
+    assert window.open_project(a)
+    queue = open_disagreement_queue(window, b)
+    qtbot.waitUntil(lambda: queue.list.count() == 1, timeout=SLOW_MS)
+    done = subprocess.run([sys.executable, "main.py", "code", str(a), "--feature", "GB107", "--value", "0",
+                           "--reviewer", "ana"], cwd=Path(__file__).resolve().parents[2], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    with qtbot.waitSignal(queue.compared, timeout=SLOW_MS):  # the window noticed, the queue compared again
+        pass
+    assert queue.list.count() == 0  # A and B now agree on GB107

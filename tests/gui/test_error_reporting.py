@@ -40,7 +40,7 @@ def _visible_boxes(window) -> list[QMessageBox]:
 
 def _code(qtbot, window, value: str) -> None:
     """Code the feature on screen as the coding panel's Set does, and wait until it is stored."""
-    with qtbot.waitSignal(window.coding.stored, timeout=5000):
+    with qtbot.waitSignal(window.projects.changes.changed, timeout=5000):
         assert window.coding.set_value(value)
 
 

@@ -105,10 +105,10 @@ def test_real_grammar_81A_classified_on_local_server_with_review_surviving_reope
     row = next(r for r in range(coding.values.count()) if coding.values.item(r).text().split("   ", 1)[1]
                .startswith("SVO"))
     coding.values.setCurrentRow(row)
-    with qtbot.waitSignal(window.reviewStored, timeout=5000):
+    with qtbot.waitSignal(window.projects.changes.changed, timeout=5000):
         qtbot.mouseClick(coding.set_button, Qt.MouseButton.LeftButton)
     qtbot.keyClicks(coding.note_edit, "Section 7.1 says SOV; check the texts.")
-    with qtbot.waitSignal(window.reviewStored, timeout=5000):
+    with qtbot.waitSignal(window.projects.changes.changed, timeout=5000):
         qtbot.keyClick(coding.note_edit, Qt.Key.Key_Return)
     assert panel.value_label.text() == "SOV" and panel.accept_button.isEnabled()  # the model's value stays shown
     assert coding.status_label.text().startswith("SVO · overridden by Test Reviewer")

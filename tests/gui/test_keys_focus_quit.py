@@ -76,7 +76,7 @@ def test_keys_return_to_the_pass_after_a_dropdown_a_note_or_a_button(qtbot, main
     panel.note_edit.setFocus()  # typing a note keeps the focus while typing…
     qtbot.keyClicks(panel.note_edit, "checked 4.1")
     assert panel.note_edit.hasFocus()
-    with qtbot.waitSignal(window.reviewStored, timeout=WAIT_MS):
+    with qtbot.waitSignal(window.projects.changes.changed, timeout=WAIT_MS):
         qtbot.keyClick(panel.note_edit, Qt.Key.Key_Return)  # …and Enter stores it and gives the keys back
     qtbot.waitUntil(bar.hasFocus, timeout=2000)
 
@@ -90,7 +90,7 @@ def test_keys_return_to_the_pass_after_a_dropdown_a_note_or_a_button(qtbot, main
     qtbot.wait(100)
     assert window.pdf_view.hasFocus()
 
-    window.coding.stop_pass()
+    window.coding.passes.stop_pass()
     panel.set_button.setFocus()  # no pass: nothing is taken back
     qtbot.wait(100)
     assert panel.set_button.hasFocus()

@@ -183,7 +183,7 @@ def test_an_empty_new_project_asks_nothing_until_its_grammar_is_read(qtbot, demo
     assert len(asked) == 1 and asked[0].name_edit.text() == "Teshi"
     asked[0].name_edit.setText("Ulwa")
     asked[0].code_edit.setText("yaul1241")
-    with qtbot.waitSignal(window.projects.languageChanged, timeout=1000):
+    with qtbot.waitSignal(window.projects.changes.changed, timeout=1000):
         asked[0].accept()
     assert "Language: Ulwa (yaul1241)" in window.language_line.text() and window.windowTitle().startswith("Ulwa — ")
 

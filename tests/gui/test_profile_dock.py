@@ -137,7 +137,7 @@ def test_the_docks_not_coded_yet_counts_the_set_the_coder_is_coding(qtbot, main_
     _open_feature(qtbot, window, demo_project)
     view = _open_dock(qtbot, window)
     with qtbot.waitSignal(view.refreshed, timeout=WAIT_MS):
-        assert window.coding.start_pass("grambank")  # the dock takes the pass's set
+        assert window.coding.passes.start_pass("grambank")  # the dock takes the pass's set
     assert view.feature_set() == "grambank"
     with qtbot.waitSignal(view.refreshed, timeout=WAIT_MS):
         assert window.coding.set_value("?")  # the pass's first Grambank feature
@@ -147,5 +147,5 @@ def test_the_docks_not_coded_yet_counts_the_set_the_coder_is_coding(qtbot, main_
     assert view.proxy.rowCount() == 194
     view.set_feature_set("81A,49A")  # typed in the dock: kept, the pass does not take it back on its next step
     with qtbot.waitSignal(view.refreshed, timeout=WAIT_MS):
-        window.coding.next()
+        window.coding.passes.next()
     assert view.feature_set() == "81A,49A" and combo.itemText(combo.findData("uncoded")) == "not coded yet (2)"

@@ -22,16 +22,16 @@ def test_the_cldf_folder_is_remembered_per_project_and_read_again_when_it_opens(
     _armenian(demo_project)
     window = main_window
     assert window.open_project(demo_project)
-    assert window.coding.start_pass("paper")
-    with qtbot.waitSignal(window.coding.referencesNeeded, timeout=1000):  # nothing chosen yet: offered
+    assert window.coding.passes.start_pass("paper")
+    with qtbot.waitSignal(window.coding.passes.referencesNeeded, timeout=1000):  # nothing chosen yet: offered
         window.pass_bar.filterChosen.emit(coding.DISAGREE)
     box = window.references.offer_choice(window)
     assert "CLDF" in box.text() + box.informativeText() and any("Choose" in b.text() for b in box.buttons())
     box.close()
     with qtbot.waitSignal(window.references.loaded, timeout=SLOW_MS) as read:
         window.references.load(shared_dir / "cldf")  # what choosing the folder in that box does
-    assert read.args[0].get("81A") and window.coding.pass_view().disagree_available
-    assert window.coding.pass_view().filter == coding.DISAGREE  # the filter chosen before applies now
+    assert read.args[0].get("81A") and window.coding.passes.pass_view().disagree_available
+    assert window.coding.passes.pass_view().filter == coding.DISAGREE  # the filter chosen before applies now
     view = window.show_profile_view()
     assert view.exports.references and view.reference_button.text() == "Compare: cldf"
     window.close()
@@ -43,12 +43,13 @@ def test_the_cldf_folder_is_remembered_per_project_and_read_again_when_it_opens(
     with qtbot.waitSignal(again.references.loaded, timeout=SLOW_MS,
                           check_params_cb=lambda refs: bool(refs)):
         assert again.open_project(demo_project)
-        assert again.coding.start_pass("paper")
+        assert again.coding.passes.start_pass("paper")
         assert again.references.reading  # read in the background; chosen meanwhile, the filter waits for it
         with qtbot.waitSignal(again.references.message, timeout=1000) as said:
-            again.coding.set_filter(coding.DISAGREE)
+            again.coding.passes.set_filter(coding.DISAGREE)
         assert "Reading" in said.args[0]
-    assert again.coding.pass_view().disagree_available and again.coding.pass_view().filter == coding.DISAGREE
+    shown = again.coding.passes.pass_view()
+    assert shown.disagree_available and shown.filter == coding.DISAGREE
     again.close()
 
 
@@ -60,7 +61,7 @@ def test_a_language_set_anew_shows_in_the_title_at_once(qtbot, main_window, demo
         dialog = edit_language(window.projects.project, window, window.projects.set_language)
         dialog.name_edit.setText("Ik")
         dialog.code_edit.setText("ikkk1242")
-        with qtbot.waitSignal(window.projects.languageChanged, timeout=1000):
+        with qtbot.waitSignal(window.projects.changes.changed, timeout=1000):
             dialog.accept()
         assert window.windowTitle().startswith("Ik — ") and get_language(project).glottocode == "ikkk1242"
     assert window.act_language.isEnabled()
@@ -85,7 +86,7 @@ def test_a_language_without_glottocode_says_where_to_set_it(qtbot, main_window, 
         window.references.load(shared_dir / "cldf")
     assert "no Glottocode" in said.args[0] and "Project → Language" in window.last_message_box.informativeText()
     window.last_message_box.close()
-    assert not window.coding.pass_view().disagree_available
+    assert not window.coding.passes.pass_view().disagree_available
 
 
 def test_the_language_asked_at_first_open_names_the_window_once_accepted(qtbot, main_window, demo_project) -> None:
@@ -100,6 +101,6 @@ def test_the_language_asked_at_first_open_names_the_window_once_accepted(qtbot, 
     assert dialog is not None and dialog.isVisible() and dialog.name_edit.text() == "Chakali"
     dialog.name_edit.setText("Ik")
     dialog.code_edit.setText("ikkk1242")
-    with qtbot.waitSignal(window.projects.languageChanged, timeout=1000):
+    with qtbot.waitSignal(window.projects.changes.changed, timeout=1000):
         dialog.accept()
     assert window.windowTitle().startswith("Ik — ")

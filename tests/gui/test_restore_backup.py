@@ -18,7 +18,7 @@ SLOW_MS = 20_000
 
 
 def _code(qtbot, window, value: str) -> None:
-    with qtbot.waitSignal(window.coding.stored, timeout=5000):
+    with qtbot.waitSignal(window.projects.changes.changed, timeout=5000):
         assert window.coding.set_value(value)
 
 

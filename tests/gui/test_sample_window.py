@@ -91,3 +91,22 @@ def test_a_wrong_reference_folder_still_shows_the_sample_and_says_why(qtbot, tmp
         window.load(tmp_path / "sample", tmp_path / "not-cldf")
     assert len(window.view.languages) == 3 and not any(c.disagrees for c in window.view.cells.values())
     assert "reference not used: No CLDF values found" in window.statusBar().currentMessage()
+
+
+def test_the_sample_window_reads_the_sample_again_after_an_act_on_a_project_of_it(qtbot, main_window, tmp_path) -> None:
+    """The Sample window follows the one change record: the open project is in its folder, a value set there shows."""
+    from gui.sample.opening import open_sample_folder
+
+    build_sample(tmp_path / "sample", 3)
+    sample = open_sample_folder(main_window, tmp_path / "sample")
+    qtbot.waitUntil(lambda: sample.view is not None, timeout=SLOW_MS)
+    language = sample.view.languages[0]
+    assert main_window.open_project(language.project_path, "GB107")
+    qtbot.waitUntil(lambda: main_window.state.feature is not None, timeout=SLOW_MS)
+    before = sample.view.cell(language, "GB107")
+    value = "0" if before is not None and before.code == "1" else "1"
+    with qtbot.waitSignal(sample.loaded, timeout=SLOW_MS):
+        assert main_window.coding.set_value(value)
+    again = next(lang for lang in sample.view.languages if lang.key == language.key)
+    assert sample.view.cell(again, "GB107").code == value
+    sample.close()

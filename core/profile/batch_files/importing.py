@@ -262,6 +262,7 @@ class _Importer:
         self.seen.add(custom_id)
         report.imported += 1
         report.per_project[str(s.path)] = report.per_project.get(str(s.path), 0) + 1
+        report.answered.setdefault(str(s.path), set()).add(request.feature_id)
         return problem
 
     def _imported_before(self, number: int, request: BatchRequest, s: ProjectSession) -> LineProblem | None:

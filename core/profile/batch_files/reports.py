@@ -9,6 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core.catalog import load_catalog
+from core.changes import ProjectChange, answers_imported
+
 MAX_LISTED_PROBLEMS = 1_000  # a report lists this many problems by line, and counts the rest
 
 
@@ -78,10 +81,25 @@ class BatchImportReport:
     usage_unread: int = 0  # stored, but the token counts were unreadable (its cost is unknown)
     failed: int = 0  # a line that could not be stored (e.g. the feature left the catalog)
     per_project: dict[str, int] = field(default_factory=dict)
+    answered: dict[str, set[str]] = field(default_factory=dict)  # project path -> features given a new answer
     problems: list[LineProblem] = field(default_factory=list)
     problems_left_out: int = 0
     warnings: list[str] = field(default_factory=list)  # e.g. a backup before the import that could not be taken
     seconds: float = 0.0
+
+    def change_for(self, project_path: str | Path) -> ProjectChange:
+        """The record of what this import changed in one project: the features it answered (empty: none).
+
+        Why here: the import is an act like any other, and the window shows its result from this
+        record (:mod:`core.changes`); a multi-label feature's parts are named too (they are coded one by one).
+        """
+        wanted = Path(project_path).resolve()
+        answered = next((set(f) for p, f in self.answered.items() if Path(p).resolve() == wanted), set())
+        catalog, features = load_catalog(), set(answered)
+        for fid in answered:
+            if fid in catalog:
+                features.update(catalog.get(fid).multi_label)
+        return answers_imported(features)
 
     @property
     def not_imported(self) -> int:

@@ -1,0 +1,147 @@
+"""The change record (core/changes.py), the acts that return it (core/coding/acts.py) and the watch that finds
+another connection's writes (core/store/watch.py), on real project files."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from core.changes import Act, ProjectChange, decided, project_restored
+from core.coding import acts
+from core.models import Language
+from core.store import create_project, open_project, repository
+from core.store.watch import ProjectWatch
+
+
+def _two_connections(tmp_path: Path):
+    path = tmp_path / "watched.grammarlens"
+    create_project(path).close()
+    return open_project(path, backup=False), open_project(path, backup=False)
+
+
+def test_each_act_says_what_it_changed(tmp_path: Path) -> None:
+    window, _other = _two_connections(tmp_path)
+    coded = acts.code(window, "81A", "1", reviewer="a")
+    assert coded.act == Act.CODE and coded.features == {"81A"} and coded.statuses and coded.pins
+    assert [d.code for d in coded.decisions] == ["1"]
+    noted = acts.note(window, "81A", "why", reviewer="a")
+    assert noted.act == Act.NOTE and noted.notes and not noted.statuses and not noted.pins
+    undone = acts.undo(window, "81A", reviewer="a")
+    assert undone.act == Act.UNDO and undone.statuses and undone.restored["81A"].code == "1"
+    assert [d.action for d in undone.decisions] == ["undo"]
+    polar = acts.note(window, "116A*", "both parts", reviewer="a")  # a note on the complex: one row per part
+    assert len(polar.features) == 7 and polar.touches("GB257") and not polar.touches("81A")
+    assert project_restored().touches("81A") and project_restored().values_changed
+
+
+def test_records_merge_and_a_record_is_frozen(tmp_path: Path) -> None:
+    window, _other = _two_connections(tmp_path)
+    a = decided(Act.CODE, acts.code(window, "81A", "1").decisions)
+    b = ProjectChange(Act.LANGUAGE, language=True)
+    both = a.merged(b)
+    assert both.features == {"81A"} and both.language and both.statuses and both.act == Act.OUTSIDE
+    with pytest.raises(dataclasses.FrozenInstanceError):  # a screen cannot change what another one reads
+        both.language = False  # type: ignore[misc]
+
+
+def test_the_watch_sees_another_connections_acts_once_and_never_its_own(tmp_path: Path) -> None:
+    window, cli = _two_connections(tmp_path)
+    watch = ProjectWatch(window)
+    assert watch.look() is None  # nothing yet
+    watch.own(acts.code(window, "GB020", "1", reviewer="window"))  # the window's act, announced by itself
+    assert watch.look() is None  # its own commit does not move data_version
+    acts.code(cli, "81A", "2", reviewer="cli")
+    found = watch.look()
+    assert found is not None and found.act == Act.OUTSIDE and found.features == {"81A"}  # not GB020
+    assert [d.reviewer for d in found.decisions] == ["cli"]
+    assert watch.look() is None  # told once
+    repository.set_language(cli, Language("Veshari", None, "user"))
+    language = watch.look()
+    assert language is not None and language.language and not language.features
+
+
+def test_model_answers_stored_beside_the_window_are_a_change_of_their_features(tmp_path: Path) -> None:
+    """A batch file imported (or ``classify`` run) by another connection: the "predicted" state of those features."""
+    from core.records.classifications import ValueRecord
+    from core.store.classifications import save_classification
+    from tests.core.test_export_fuzz import classification
+
+    window, importer = _two_connections(tmp_path)
+    watch = ProjectWatch(window)
+    with importer.transaction():
+        save_classification(importer, classification("81A", [ValueRecord("81A", "1", "SOV")]), {})
+        save_classification(importer, classification("116A*", [ValueRecord("GB257", "1", "present")]), {})
+    found = watch.look()
+    assert found is not None and found.statuses and {"81A", "116A*", "GB257"} <= found.features
+    assert watch.look() is None
+
+
+def test_language_grammar_and_restore_return_their_records(tmp_path: Path) -> None:
+    """The acts outside core.coding return their record too: setting the language, reading a grammar, a restore."""
+    from core.ingest import ingest
+    from core.store.backups import make_backup
+    from core.store.restore import restore_backup
+    from tests.fixtures_ingest import write_sample_book
+
+    project, _other = _two_connections(tmp_path)
+    stored = repository.set_language(project, Language("Veshari", None, "user"))
+    assert stored.change.act == Act.LANGUAGE and stored.change.language and not stored.change.features
+    assert stored.code is None and stored.note == ""  # the Glottocode's check rides along
+    book = write_sample_book(tmp_path / "teshi.pdf").path
+    first, again = ingest(project, book), ingest(project, book)
+    assert first.change.act == Act.IMPORT and first.change.documents and first.change.language
+    assert again.already_present and again.change.empty  # the same book twice: nothing changed
+    backup = make_backup(project, "manual")
+    project.close()
+    _other.close()
+    restored = restore_backup(project.path, backup.path)
+    assert restored.safety is not None and restored.safety.path.exists()
+    assert restored.change.act == Act.RESTORE and restored.change.whole_project and restored.change.touches("81A")
+
+
+def test_the_watch_leaves_out_model_answers_the_window_stored_itself(tmp_path: Path) -> None:
+    """A classification or a batch import of the window writes from a worker's connection: once its record is
+    announced (``own``) the watch does not find those answers again, but still finds another program's."""
+    from core.changes import classified
+    from core.records.classifications import ValueRecord
+    from core.store.classifications import save_classification
+    from tests.core.test_export_fuzz import classification
+
+    window, worker = _two_connections(tmp_path)
+    cli = open_project(worker.path, backup=False)
+    watch = ProjectWatch(window)
+    with worker.transaction():  # the window's own classification, from its worker
+        save_classification(worker, classification("81A", [ValueRecord("81A", "1", "SOV")]), {})
+    with cli.transaction():  # and the CLI's, of another feature, at the same time
+        save_classification(cli, classification("GB107", [ValueRecord("GB107", "1", "present")]), {})
+    watch.own(classified({"81A"}))
+    found = watch.look()
+    assert found is not None and found.features == {"GB107"} and found.act == Act.OUTSIDE
+    with cli.transaction():  # later answers for 81A by someone else are theirs again
+        save_classification(cli, classification("81A", [ValueRecord("81A", "2", "SVO")]), {})
+    again = watch.look()
+    assert again is not None and again.features == {"81A"}
+    watch.own(classified({"81A"}))  # an answer of the window that wrote nothing (its prompt was cached)...
+    with cli.transaction():  # ...does not make the CLI's next answer for 81A the window's
+        save_classification(cli, classification("81A", [ValueRecord("81A", "1", "SOV")]), {})
+    third = watch.look()
+    assert third is not None and third.features == {"81A"}
+
+
+def test_a_look_leaves_what_the_window_is_writing_for_later_and_finds_the_rest(tmp_path: Path) -> None:
+    """While the window's worker writes decisions (a resolution), its rows are not someone else's yet: the look
+    skips decisions, still finds another program's language; the next look (data_version unchanged) the rows."""
+    from core.store.watch import Written
+
+    window, worker = _two_connections(tmp_path)
+    cli = open_project(worker.path, backup=False)
+    watch = ProjectWatch(window)
+    acts.code(worker, "GB020", "1", reviewer="window's worker")
+    repository.set_language(cli, Language("Veshari", None, "user"))
+    held = watch.look(frozenset({Written.DECISIONS}))
+    assert held is not None and held.language and not held.features  # the language at once, not the decision
+    later = watch.look()
+    assert later is not None and later.features == {"GB020"} and not later.language  # not lost, not told twice
+    assert watch.look() is None

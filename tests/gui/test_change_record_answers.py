@@ -1,0 +1,190 @@
+"""Model answers and the window's own background acts in the one change record (gui/common/changes.py).
+
+``classify`` run by the CLI beside the window (a real ``main.py classify`` subprocess asking the
+OpenAI-compatible server of devtools on 127.0.0.1) shows its answer on screen; the window's own
+classification and batch import are one record each, never found again as another process's; and an
+act the window runs from a worker is not announced twice when the watch looks between its commit and
+its record (:meth:`gui.common.changes.ProjectChanges.writing`).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from core.changes import Act, ProjectChange
+from core.coding import acts
+from core.models import Language
+from core.store import open_project, repository
+from core.store.watch import Written
+from gui.common.operations import Operation
+from gui.common.settings import AppSettings
+from tests.fixtures_profile_batch import server_results
+
+REPO = Path(__file__).resolve().parents[2]
+WAIT_MS = 30_000
+
+
+def _records(window) -> list[tuple[ProjectChange, object]]:
+    seen: list[tuple[ProjectChange, object]] = []
+    window.projects.changes.changed.connect(lambda change, initiator: seen.append((change, initiator)))
+    return seen
+
+
+def _cli(*args: str) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "GRAMMARLENS_API_KEY")}
+    env.update({"PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring", "HF_HUB_OFFLINE": "1"})
+    done = subprocess.run([sys.executable, "main.py", *args], cwd=REPO, capture_output=True, text=True, env=env,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+
+
+def _open(qtbot, window, project: Path, feature: str = "81A") -> None:
+    with qtbot.waitSignal(window.retrievalFinished, timeout=WAIT_MS):
+        assert window.open_project(project, feature=feature)
+
+
+@pytest.mark.slow
+def test_classify_in_the_cli_beside_the_window_shows_its_answer_on_screen(
+        qtbot, main_window, demo_project, llm_server) -> None:
+    llm_server.add_rule("dominant order of subject, object and verb", "SOV")
+    window = main_window
+    _open(qtbot, window, demo_project)
+    assert window.state.classification is None and window.value_panel.value_label.text() in ("—", "")
+    seen = _records(window)
+
+    _cli("classify", str(demo_project), "--feature", "81A", "--base-url", llm_server.url, "--no-reranker",
+         "--no-cache")
+    qtbot.waitUntil(lambda: window.state.classification is not None, timeout=5000)  # one look a second
+    qtbot.wait(1200)  # a later look finds nothing more
+    assert len(seen) == 1 and seen[0][1] is None and seen[0][0].act == Act.OUTSIDE
+    assert "81A" in seen[0][0].features and seen[0][0].statuses
+    with open_project(demo_project, readonly=True) as project:
+        newest = project.conn.execute("SELECT MAX(id) FROM classifications WHERE feature_id = '81A'").fetchone()[0]
+    assert window.state.classification.id == newest  # the CLI's answer, read anew
+    assert "SOV" in window.value_panel.value_label.text()  # the model answer on screen
+    assert window.features_panel.model.coded.get("81A") is None  # predicted, not decided
+    assert window.statusBar().currentMessage().startswith("Model answers for 81A stored by another program")
+    window.grab().save("/tmp/grammarlens-change-record-cli-classify.png")
+
+
+@pytest.mark.slow
+def test_the_windows_own_classification_is_one_record_never_an_outside_one(
+        qtbot, main_window, demo_project, llm_server) -> None:
+    llm_server.add_rule("dominant order of subject, object and verb", "SOV")
+    window = main_window
+    window.apply_settings(AppSettings.local_server(llm_server.url, model="gpt-4o", reranker=None,
+                                                   reviewer="Test Reviewer", timeout_s=10.0))
+    _open(qtbot, window, demo_project)
+    seen = _records(window)
+    with qtbot.waitSignal(window.classificationFinished, timeout=WAIT_MS):
+        window.features.classify()
+    qtbot.wait(2200)  # two looks: the worker's commit is the window's own
+    assert [(c.act, "81A" in c.features, who is window.features) for c, who in seen] == [(Act.CLASSIFY, True, True)]
+
+
+def test_a_batch_import_in_the_profile_dock_is_one_record_of_its_own(
+        qtbot, main_window, demo_project, llm_server, llm_settings, tmp_path) -> None:
+    window = main_window
+    window.apply_settings(AppSettings(llm=llm_settings, retrieval=AppSettings().retrieval.with_(reranker=None)))
+    _open(qtbot, window, demo_project)
+    view = window.show_profile_view()
+    view.set_feature_set("81A,GB107")
+    requests, results = tmp_path / "requests.jsonl", tmp_path / "results.jsonl"
+    with qtbot.waitSignal(view.batchFileFinished, timeout=WAIT_MS):
+        view.export_batch_file(requests)
+    llm_server.add_rule("dominant order of subject, object and verb", "SOV")
+    llm_server.add_rule("Standard negation is the negation", "1")
+    server_results(llm_server, requests, results)
+    seen = _records(window)
+    with qtbot.waitSignal(view.batchFileFinished, timeout=WAIT_MS):
+        view.import_batch_results(results)
+    qtbot.wait(2200)
+    assert [(c.act, who is view) for c, who in seen] == [(Act.BATCH_IMPORT, True)]  # never also an outside one
+    assert {"81A", "GB107"} <= seen[0][0].features and seen[0][0].statuses
+    assert window.state.classification is not None and "SOV" in window.value_panel.value_label.text()  # 81A on screen
+
+
+def test_a_look_between_a_workers_commit_and_its_record_announces_nothing(qtbot, main_window, demo_project) -> None:
+    """The race the queue's resolution had: the commit lands, the watch looks, then the record arrives."""
+    window = main_window
+    _open(qtbot, window, demo_project)
+    changes, seen = window.projects.changes, _records(window)
+    committed, go_on = threading.Event(), threading.Event()
+
+    def job(_progress) -> ProjectChange:
+        with open_project(demo_project, backup=False) as own:  # a worker's connection, as the queue's
+            change = acts.code(own, "GB020", "1", reviewer="window")
+        committed.set()
+        assert go_on.wait(10)
+        return change
+
+    operation = changes.writing(Operation(window.runner, job).success(lambda c: changes.announce(c, "queue")),
+                                frozenset({Written.DECISIONS}))
+    operation.run_in_background()
+    assert committed.wait(10)
+    assert changes.busy_writing and changes.look() is None  # held: the commit is this window's own
+    with open_project(demo_project, backup=False) as cli:  # meanwhile another program sets the language
+        repository.set_language(cli, Language("Ik", "ikkk1242", "user"))
+    language = changes.look()  # not held up by the window's act: it writes no language
+    assert language is not None and language.language and not language.features
+    go_on.set()
+    qtbot.waitUntil(lambda: not operation.running, timeout=5000)
+    assert not changes.busy_writing and changes.look() is None  # its rows were announced as the window's
+    assert [(c.act, who) for c, who in seen] == [(Act.OUTSIDE, None), (Act.CODE, "queue")]
+    assert window.features_panel.model.coded.get("GB020") == "✔"
+    assert "Ik (ikkk1242)" in window.language_line.text()
+
+
+def test_a_sample_batch_import_into_the_open_project_is_one_record_of_the_sample_window(
+        qtbot, main_window, llm_project, llm_server, tmp_path) -> None:
+    from gui.sample.opening import open_sample_folder
+    from tests.gui.test_sample_batch_files import two_grammar_projects
+
+    first, _second = two_grammar_projects(llm_project, tmp_path / "sample")
+    main_window.apply_settings(AppSettings.local_server(llm_server.url, model="gpt-4o", reranker=None,
+                                                        timeout_s=10.0))
+    _open(qtbot, main_window, first)
+    sample = open_sample_folder(main_window, tmp_path / "sample")
+    qtbot.waitUntil(lambda: sample.view is not None, timeout=WAIT_MS)
+    files, requests, results = sample.batch_files, tmp_path / "requests.jsonl", tmp_path / "results.jsonl"
+    with qtbot.waitSignal(files.finished, timeout=WAIT_MS):
+        files.write(requests, "81A,GB107")
+    llm_server.add_rule("verb-final", "SOV")
+    server_results(llm_server, requests, results)
+    seen = _records(main_window)
+    with qtbot.waitSignal(files.finished, timeout=WAIT_MS):
+        files.import_results(results)
+    qtbot.wait(2200)
+    assert [(c.act, who is files) for c, who in seen] == [(Act.BATCH_IMPORT, True)]  # B's answers are not A's
+    assert {"81A", "GB107"} <= seen[0][0].features
+    assert main_window.state.classification is not None and "SOV" in main_window.value_panel.value_label.text()
+    sample.close()
+
+
+@pytest.mark.slow
+def test_a_batch_run_in_the_profile_dock_announces_its_answers_as_its_own(
+        qtbot, main_window, demo_project, llm_server) -> None:
+    llm_server.add_rule("dominant order of subject, object and verb", "SOV")
+    llm_server.enqueue(*[{"delay": 1.2}] * 3)  # the answers land over a few looks
+    window = main_window
+    window.apply_settings(AppSettings.local_server(llm_server.url, model="gpt-4o", reranker=None,
+                                                   reviewer="Test Reviewer", timeout_s=10.0))
+    _open(qtbot, window, demo_project)
+    view = window.show_profile_view()
+    with qtbot.waitSignal(view.estimateShown, timeout=WAIT_MS):
+        view.set_feature_set("81A,GB107,49A")
+    seen = _records(window)
+    with qtbot.waitSignal(view.batchFinished, timeout=WAIT_MS) as finished:
+        assert view.start_batch() is not None
+    assert finished.args == ["done"], view.last_error
+    qtbot.wait(1200)
+    assert seen and all(who is view for _c, who in seen)  # the dock's answers, never another program's
+    assert set().union(*(c.features for c, _who in seen)) >= {"81A", "GB107", "49A"}
+    assert "another program" not in window.statusBar().currentMessage()
+    assert window.state.classification is not None and "SOV" in window.value_panel.value_label.text()  # 81A
