@@ -97,13 +97,13 @@ def test_a_batch_import_in_the_profile_dock_is_one_record_of_its_own(
     view.set_feature_set("81A,GB107")
     requests, results = tmp_path / "requests.jsonl", tmp_path / "results.jsonl"
     with qtbot.waitSignal(view.batchFileFinished, timeout=WAIT_MS):
-        view.export_batch_file(requests)
+        view.batch_files.export_batch_file(requests)
     llm_server.add_rule("dominant order of subject, object and verb", "SOV")
     llm_server.add_rule("Standard negation is the negation", "1")
     server_results(llm_server, requests, results)
     seen = _records(window)
     with qtbot.waitSignal(view.batchFileFinished, timeout=WAIT_MS):
-        view.import_batch_results(results)
+        view.batch_files.import_batch_results(results)
     qtbot.wait(2200)
     assert [(c.act, who is view) for c, who in seen] == [(Act.BATCH_IMPORT, True)]  # never also an outside one
     assert {"81A", "GB107"} <= seen[0][0].features and seen[0][0].statuses
@@ -143,14 +143,14 @@ def test_a_look_between_a_workers_commit_and_its_record_announces_nothing(qtbot,
 
 def test_a_sample_batch_import_into_the_open_project_is_one_record_of_the_sample_window(
         qtbot, main_window, llm_project, llm_server, tmp_path) -> None:
-    from gui.sample.opening import open_sample_folder
+    from gui.window.sample_wiring import open_sample
     from tests.gui.test_sample_batch_files import two_grammar_projects
 
     first, _second = two_grammar_projects(llm_project, tmp_path / "sample")
     main_window.apply_settings(AppSettings.local_server(llm_server.url, model="gpt-4o", reranker=None,
                                                         timeout_s=10.0))
     _open(qtbot, main_window, first)
-    sample = open_sample_folder(main_window, tmp_path / "sample")
+    sample = open_sample(main_window, tmp_path / "sample")
     qtbot.waitUntil(lambda: sample.view is not None, timeout=WAIT_MS)
     files, requests, results = sample.batch_files, tmp_path / "requests.jsonl", tmp_path / "results.jsonl"
     with qtbot.waitSignal(files.finished, timeout=WAIT_MS):

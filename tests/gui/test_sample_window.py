@@ -95,10 +95,10 @@ def test_a_wrong_reference_folder_still_shows_the_sample_and_says_why(qtbot, tmp
 
 def test_the_sample_window_reads_the_sample_again_after_an_act_on_a_project_of_it(qtbot, main_window, tmp_path) -> None:
     """The Sample window follows the one change record: the open project is in its folder, a value set there shows."""
-    from gui.sample.opening import open_sample_folder
+    from gui.window.sample_wiring import open_sample
 
     build_sample(tmp_path / "sample", 3)
-    sample = open_sample_folder(main_window, tmp_path / "sample")
+    sample = open_sample(main_window, tmp_path / "sample")
     qtbot.waitUntil(lambda: sample.view is not None, timeout=SLOW_MS)
     language = sample.view.languages[0]
     assert main_window.open_project(language.project_path, "GB107")
