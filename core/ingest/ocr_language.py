@@ -39,6 +39,29 @@ ALIASES = {
 }
 
 
+# The object language's own script, where Tesseract has a model for it and a grammar prints examples in it
+# (Iranian Armenian writes its examples in Armenian script beside an IPA line).  Latin- and Cyrillic-script
+# object languages need nothing: the metalanguage's model reads their letters.  Found by the described
+# language's Glottocode or by its name in the language given, the PDF's title or its file name.
+SCRIPT_MODELS = {"hye": ("armenian", "nucl1235"), "kat": ("georgian", "nucl1302"), "ell": ("greek", "mode1248")}
+
+
+def script_model(hints: list[str], glottocode: str | None = None) -> str | None:
+    """Tesseract's model for the script of the language a grammar describes, or None (see SCRIPT_MODELS)."""
+    words = set(re.findall(r"[a-z]+", " ".join(hints).lower().replace("_", " ")))
+    for model, (name, code) in SCRIPT_MODELS.items():
+        if name in words or (glottocode and glottocode == code):
+            return model
+    return None
+
+
+def with_script(language: str, script: str | None, installed: frozenset[str]) -> str:
+    """``eng`` + ``hye`` -> ``eng+hye`` when the script's model is installed and not already there."""
+    if not script or script in language.split("+") or script not in installed:
+        return language
+    return f"{language}+{script}"
+
+
 def detect_language(texts: list[str]) -> str | None:
     """Tesseract's model for the language ``texts`` are written in, or None when they do not tell."""
     joined = " ".join(texts)
@@ -78,5 +101,6 @@ def describe(language: str | None) -> str:
     """``fra`` -> ``French (fra)``, for messages and the window."""
     if not language:
         return "-"
-    names = [LANGUAGE_NAMES.get(m, m) for m in language.split("+")]
+    script_names = {model: name.title() for model, (name, _) in SCRIPT_MODELS.items()}
+    names = [LANGUAGE_NAMES.get(m) or script_names.get(m, m) for m in language.split("+")]
     return f"{' + '.join(names)} ({language})"

@@ -22,6 +22,7 @@ from core.collector import collector_paused
 from core.ingest import furniture as furn
 from core.ingest.language import FRONT_PAGES, glottocode_for, guess_language
 from core.ingest.layout import Row, build_rows
+from core.ingest.ocr_language import script_model
 from core.ingest.page_numbers import PageLabel, labels_from_furniture, labels_from_pdf
 from core.ingest.page_reading import OcrOptions, OcrReport, PageText, read_pages
 from core.ingest.pdf_open import open_pdf, scanned_error, sha256_of
@@ -89,6 +90,10 @@ def _ingest(project: ProjectDatabase, path: Path, language: str | None, glottoco
         existing = find_document_by_sha256(project, digest)
         if existing is not None:
             return IngestResult(existing.id, True, existing.page_count, 0, 0.0, get_language(project))
+        if ocr.script is None:  # examples printed in the described language's own script: its model too
+            current = get_language(project)
+            hints = [language or (current.name if current else ""), (doc.metadata or {}).get("title") or "", path.stem]
+            ocr = replace(ocr, script=script_model(hints, glottocode or (current.glottocode if current else None)))
         pages, report = read_pages(doc, progress, project=project, digest=digest, options=ocr)
         title = (doc.metadata or {}).get("title") or ""
         toc = doc.get_toc(simple=False)
