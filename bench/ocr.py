@@ -73,8 +73,9 @@ def pick_pages(pdf: Path, count: int) -> list[int]:
 
 
 def run_ocr_bench(pdf: Path, workdir: Path, *, pages: int = 8, variants: tuple[str, ...] = ("clean", "degraded"),
-                  dpi: int = 300, jobs: int = 0, seed: int = 0, before: Path | None = None) -> list[OcrBenchRow]:
-    """Score the scanned copies of ``pdf``'s pages (see module doc)."""
+                  dpi: int = 300, jobs: int = 0, seed: int = 0, before: Path | None = None,
+                  language: str | None = None) -> list[OcrBenchRow]:
+    """Score the scanned copies of ``pdf``'s pages (see module doc); ``language`` None: as ingest detects it."""
     chosen = pick_pages(pdf, pages)
     with pymupdf.open(pdf) as doc:
         truth_labels = [doc.load_page(i).get_label() or str(i + 1) for i in chosen]
@@ -94,7 +95,7 @@ def run_ocr_bench(pdf: Path, workdir: Path, *, pages: int = 8, variants: tuple[s
                 _ingest_with(before, scan, project)
                 name = f"before-{variant}"
             else:
-                _ingest_paragraphs(scan, project, OcrOptions(mode="force", dpi=dpi, jobs=jobs))
+                _ingest_paragraphs(scan, project, OcrOptions(mode="force", language=language, dpi=dpi, jobs=jobs))
                 name = variant
         seconds = time.perf_counter() - started
         paragraphs = _read_paragraphs(project)

@@ -133,11 +133,11 @@ def score_top(top: list[Paragraph], feature: str, sha256: str, grades: Grades, i
     return RankedCopy(gains, ungraded, unmapped)
 
 
-def scanned_project(pdf: Path, cache: Path, *, language: str = "eng", dpi: int = 300, jobs: int = 0,
+def scanned_project(pdf: Path, cache: Path, *, language: str | None = None, dpi: int = 300, jobs: int = 0,
                     progress: Progress | None = None) -> tuple[Path, dict]:
     """A project of ``pdf``'s 300-dpi image-only copy, OCR'd, made once per version of the ingestion code.
 
-    Returns the project and facts of the run (pages, pages OCR'd now, seconds).
+    Returns the project and facts of the run (pages, pages OCR'd now, seconds, the model that read them).
     """
     cache.mkdir(parents=True, exist_ok=True)
     scan = cache / f"{pdf.stem}.scan300.pdf"
@@ -149,8 +149,9 @@ def scanned_project(pdf: Path, cache: Path, *, language: str = "eng", dpi: int =
         make_scan(pdf, list(range(count)), partial)
         partial.replace(scan)  # a scan cut short by a kill is never taken for a whole one
     scan_s = time.perf_counter() - started
-    project_path = cache / f"{pdf.stem}.scan.{language}.{dpi}.{ingest_fingerprint()}.grammarlens"
-    store_path = cache / f"{pdf.stem}.ocrstore.grammarlens"
+    model = language or "auto"  # auto: as ingest detects it (with the described language's script)
+    project_path = cache / f"{pdf.stem}.scan.{model}.{dpi}.{ingest_fingerprint()}.grammarlens"
+    store_path = cache / f"{pdf.stem}.ocrstore.{model}.grammarlens"
     facts: dict = {"scan_seconds": round(scan_s, 1)}
     with open_project(project_path, create=True) as project:
         if project.conn.execute("SELECT COUNT(*) FROM documents").fetchone()[0] == 0:
@@ -174,16 +175,17 @@ def scanned_project(pdf: Path, cache: Path, *, language: str = "eng", dpi: int =
                     if number not in stored:
                         save_ocr_page(store, digest, page)
             facts["pages_ocr_now"] = len(read) - len(stored)
+        facts["ocr_language"] = project.conn.execute("SELECT ocr_language FROM documents").fetchone()[0]
         rows = project.conn.execute("SELECT SUM(seconds), COUNT(*) FROM ocr_pages").fetchone()
         facts["pages"] = rows[1]
         facts["tesseract_seconds_per_page"] = round(rows[0] / rows[1], 2) if rows[1] else None
-    _drop_stale(cache, pdf.stem, project_path)
+    _drop_stale(cache, f"{pdf.stem}.scan.{model}.{dpi}", project_path)
     return project_path, facts
 
 
-def _drop_stale(cache: Path, stem: str, keep: Path) -> None:
+def _drop_stale(cache: Path, prefix: str, keep: Path) -> None:
     """Projects made by older ingestion code are never read again (their OCR pages live in the store)."""
-    pattern = re.compile(re.escape(stem) + r"\.scan\.[\w+]+\.\d+\.[0-9a-f]{10}\.grammarlens(-wal|-shm)?")
+    pattern = re.compile(re.escape(prefix) + r"\.[0-9a-f]{10}\.grammarlens(-wal|-shm)?")
     for old in cache.iterdir():
         if pattern.fullmatch(old.name) and not old.name.startswith(keep.name):
             if old.is_dir():
@@ -203,7 +205,7 @@ def _rank(project_path: Path, pair: Pair, settings: dict[str, RetrievalSettings]
 
 def run_ocr_retrieval(files: Sequence[str] = (), *, data: Path = DEFAULT_DATA, grammars: Path = DEFAULT_GRAMMARS,
                       projects: Path = DEFAULT_PROJECTS, cache: Path = DEFAULT_CACHE, ranking_names: Sequence[str] = (),
-                      language: str = "eng", jobs: int = 0, progress: Progress | None = None) -> dict:
+                      language: str | None = None, jobs: int = 0, progress: Progress | None = None) -> dict:
     """NDCG@10 of the born-digital and the scanned copy of each judged grammar in ``files``.
 
     Without ``files``: the judged grammar with the fewest pages (the cheapest to OCR).
@@ -222,7 +224,8 @@ def run_ocr_retrieval(files: Sequence[str] = (), *, data: Path = DEFAULT_DATA, g
     every = rankings()
     settings = {n: every[n] for n in (ranking_names or ("default", "bm25"))}
     grades = load_grades(data)
-    report: dict = {"k": K, "target_gap": TARGET_GAP, "rankings": list(settings), "grammars": []}
+    report: dict = {"k": K, "target_gap": TARGET_GAP, "rankings": list(settings), "ocr_language": language or "auto",
+                    "grammars": []}
     for file in chosen:
         pdf = Path(grammars) / file
         sha256 = rows[file]["sha256"]

@@ -26,6 +26,8 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.add_argument("--seed", type=arg_types.int_range(0, 2**31), default=0, help="seed of the degradations")
     p.add_argument("--before", type=arg_types.path, metavar="CHECKOUT",
                    help="ingest the scans with this checkout's main.py instead (before/after figures)")
+    p.add_argument("--ocr-language", default="auto", metavar="LANG",
+                   help="Tesseract's model(s), as for ingest (default auto: detected, as ingest does)")
     p.add_argument("--retrieval", action="store_true",
                    help="judged NDCG@10 of a whole scanned grammar against its born-digital copy "
                         "(PDFs name judged grammars; default: the one with fewest pages)")
@@ -55,7 +57,7 @@ def _bench_ocr(args: argparse.Namespace) -> int:
         for pdf in pdfs:
             print(f"bench ocr: {pdf.name}", file=sys.stderr, flush=True)
             rows += run_ocr_bench(pdf, Path(tmp), pages=args.pages, variants=variants, dpi=args.dpi,
-                                  jobs=args.jobs, seed=args.seed, before=args.before)
+                                  jobs=args.jobs, seed=args.seed, before=args.before, language=_language(args))
     if args.json:
         json.dump([r.to_json() for r in rows], sys.stdout, indent=1)
         print()
@@ -84,7 +86,7 @@ def _bench_ocr_retrieval(args: argparse.Namespace) -> int:
 
     names = tuple(n.strip() for n in args.rankings.split(",") if n.strip())
     report = run_ocr_retrieval([Path(p).name for p in args.pdfs], cache=args.cache or DEFAULT_CACHE,
-                               ranking_names=names, jobs=args.jobs,
+                               ranking_names=names, jobs=args.jobs, language=_language(args),
                                progress=stderr_progress("bench ocr --retrieval", every_seconds=10))
     if args.json:
         json.dump(report, sys.stdout, indent=1)
@@ -103,6 +105,12 @@ def _bench_ocr_retrieval(args: argparse.Namespace) -> int:
               file=sys.stderr)
     print(f"target: scanned NDCG@10 within {TARGET_GAP} of born-digital (gap = born - scanned)", file=sys.stderr)
     return 0
+
+
+def _language(args: argparse.Namespace) -> str | None:
+    from core.ingest.ocr_language import normalise_language
+
+    return None if args.ocr_language.lower() == "auto" else normalise_language(args.ocr_language)
 
 
 def _num(value: float | None) -> str:

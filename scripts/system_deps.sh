@@ -4,7 +4,8 @@
 # Qt 6.5+ loads at run time (dlopen, invisible to ldd). Then Tesseract, which reads scanned grammars,
 # with the models of the usual languages of description (English, French, Spanish, Portuguese, German,
 # Russian, Indonesian, Dutch), Armenian (hye: examples printed in Armenian script, added when a grammar
-# describes Armenian) and osd (script and orientation), each checked with `tesseract --list-langs`.
+# describes Armenian), the Latin-script model (--ocr-language Latin, for IPA in examples) and osd (script
+# and orientation), each checked with `tesseract --list-langs`.
 # On Debian/Ubuntu they are installed with apt when we are root or sudo works without a password;
 # otherwise the exact command is printed.
 #   scripts/system_deps.sh            libraries for the window
@@ -59,6 +60,7 @@ command -v tesseract >/dev/null || missing+=(tesseract-ocr)
 for model in "${ocr_models[@]}"; do
     grep -qx "$model" <<<"$have_models" || missing+=("tesseract-ocr-$model")
 done
+grep -qx Latin <<<"$have_models" || missing+=(tesseract-ocr-script-latn)  # --ocr-language Latin (IPA in examples)
 ocr_missing=$((${#missing[@]} - window_missing))
 if $want_xvfb; then
     command -v Xvfb >/dev/null || { missing+=(xvfb); window_missing=$((window_missing + 1)); }

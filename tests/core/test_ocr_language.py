@@ -85,6 +85,8 @@ def test_language_names_are_normalised_and_unknown_ones_refused() -> None:
     assert normalise_language("French") == "fra"
     assert normalise_language("spa+English") == "spa+eng"
     assert describe("spa+eng") == "Spanish + English (spa+eng)"
+    assert normalise_language("IPA") == normalise_language("latin") == "Latin"  # Tesseract's Latin-script model
+    assert describe("Latin") == "Latin script (Latin)" and normalise_language("Armenian") == "hye"
     with pytest.raises(GrammarLensError) as info:
         normalise_language("Klingon!")
     assert "fra (French)" in info.value.hint
