@@ -25,6 +25,8 @@ from core.models import ParagraphKind
 EXAMPLE_NUMBER = re.compile(r"^\((\d{1,4}(?:[.\-]\d{1,3})?[a-z]?)\)$")
 EXAMPLE_NUMBER_PREFIX = re.compile(r"^\((\d{1,4}(?:[.\-]\d{1,3})?[a-z]?)\)\s+\S")
 LIST_ITEM = re.compile(r"^([•·▪◦–—*]|\(?[a-z]\)|\d{1,2}\.)\s")
+NUMBERED_HEADING = re.compile(r"^\d{1,2}(?:\.\d{1,2}){1,4}\.?\s+[A-Z\u00c0-\u024f]")  # 3.2.1 Rhotics
+_PAGE_RANGE_END = re.compile(r"\d+\s*[-\u2013]\s*\d+\W*$")  # a reference's pages: 809-829.
 TERMINAL = (".", "!", "?", ":", ";", "”", "’", '"', ")", "]")
 
 
@@ -69,9 +71,26 @@ def _is_heading(row: Row, body_size: float) -> bool:
     text = row.text
     if len(text) > 160 or len(text) < 2 or text.endswith((",", ";")):
         return False
+    if row.fragments[0].confidence is not None:
+        return _is_ocr_heading(row, body_size)
     if row.size >= body_size + 1.0 and row.size > 0:
         return True
     return row.bold and len(row.fragments) <= 3 and any(c.isalpha() for c in text)
+
+
+def _is_ocr_heading(row: Row, body_size: float) -> bool:
+    """A heading on a page read by OCR.  OCR gives no bold, and a line's size is estimated from its ink,
+    so parentheses or brackets make a line look larger: a heading by size must also begin like one (a
+    capital, not the lower-case tail of a reference, ``ties 19(5). 809-829.``) and not end a sentence.
+    A numbered heading (``6.4.2.1 Subjunctive ...``), set in bold at body size in print, counts by its
+    number: otherwise a scanned book loses most of its section headings, which retrieval reads."""
+    text = row.text
+    letters = [c for c in text if c.isalpha()]
+    if len(letters) < 2 or letters[0].islower() or text.endswith((".", ":")) or _PAGE_RANGE_END.search(text):
+        return False
+    if row.size >= body_size + 1.0 and row.size > 0:
+        return True
+    return len(text) <= 100 and NUMBERED_HEADING.match(text) is not None
 
 
 def _set_off(placed: PlacedRow, prior: PlacedRow | None, body_size: float) -> bool:

@@ -1,0 +1,44 @@
+"""Headings on pages read by OCR: no bold, and a type size estimated from the ink.
+
+Tesseract's size of a line grows with parentheses (their ink reaches above and below the letters),
+so the tail of a reference, ``ties 19(5). 809-829.``, once read as a heading and turned the rest of
+a scanned book's bibliography into prose; and numbered headings set in bold at body size were lost.
+"""
+
+from __future__ import annotations
+
+from core.ingest.layout import Fragment, Row
+from core.ingest.segment import PlacedRow, segment
+from core.models import ParagraphKind
+
+BODY = 11.0
+
+
+def _rows(ocr: bool) -> list[PlacedRow]:
+    confidence = 90.0 if ocr else None
+    lines = [  # text, y0, size
+        ("Hodgson, Katherine. 2022. Grammaticalization of the definite article in Armenian. Studies", 100, BODY),
+        ("ties 19(5). 809-829.", 114, 13.5),
+        ("6.4.2 Subjunctive", 150, BODY),
+        ("The subjunctive is marked by the absence of the auxiliary and by its own agreement suffixes.", 175, BODY),
+    ]
+    placed = []
+    for text, y0, size in lines:
+        row = Row([Fragment(text, 70.0, y0, 70.0 + 4.5 * len(text), y0 + size * 1.13, size, False,
+                            confidence=confidence)])
+        row.finish()
+        placed.append(PlacedRow(row, 0, 0, 70.0, right=430.0))
+    return placed
+
+
+def _headings(ocr: bool) -> list[str]:
+    return [" ".join(r.row.text for r in d.rows) for d in segment(_rows(ocr), BODY) if d.kind is ParagraphKind.HEADING]
+
+
+def test_on_ocr_a_numbered_line_is_a_heading_and_a_large_looking_reference_tail_is_not() -> None:
+    assert _headings(ocr=True) == ["6.4.2 Subjunctive"]
+
+
+def test_a_text_layer_keeps_its_own_rules() -> None:
+    """Born-digital sizes are the font's: a larger line is a heading, a plain numbered line is not (its bold says)."""
+    assert _headings(ocr=False) == ["ties 19(5). 809-829."]
