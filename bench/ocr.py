@@ -209,10 +209,15 @@ def _words(text: str) -> list[str]:
 
 
 def _start(paragraph: Paragraph) -> str:
-    """A paragraph's first four words, past any leading number (a footnote mark OCR may misread)."""
+    """A paragraph's first four words, past any leading number (a footnote mark OCR may misread).
+
+    A footnote's number set as a superscript comes glued to its first word in a text layer
+    (``2For``) and as a stray mark from OCR (``*For``, ``‘For``): both are dropped."""
     words = _words(paragraph.text)
     while words and words[0].isdigit():
         words.pop(0)
+    if words:
+        words[0] = re.sub(r"^\d+(?=[^\W\d_])", "", words[0])
     return " ".join(words[:4])
 
 

@@ -27,6 +27,7 @@ EXAMPLE_NUMBER_PREFIX = re.compile(r"^\((\d{1,4}(?:[.\-]\d{1,3})?[a-z]?)\)\s+\S"
 LIST_ITEM = re.compile(r"^([•·▪◦–—*]|\(?[a-z]\)|\d{1,2}\.)\s")
 NUMBERED_HEADING = re.compile(r"^\d{1,2}(?:\.\d{1,2}){1,4}\.?\s+[A-Z\u00c0-\u024f]")  # 3.2.1 Rhotics
 _PAGE_RANGE_END = re.compile(r"\d+\s*[-\u2013]\s*\d+\W*$")  # a reference's pages: 809-829.
+SHORT_OCR_LINE = 16  # characters (as core.ingest.hocr.SHORT_LINE)
 TERMINAL = (".", "!", "?", ":", ";", "”", "’", '"', ")", "]")
 
 
@@ -253,7 +254,7 @@ def _starts_new_prose(draft: Draft, placed: PlacedRow, body_size: float) -> bool
     prev = last.row
     if placed.footnote != last.footnote:
         return True
-    if abs(row.size - prev.size) > 0.9:
+    if abs(row.size - prev.size) > 0.9 and not _size_is_a_guess(row):
         return True
     indent = row.x0 - placed.left
     indented = 0.5 * row.size < indent < 6 * row.size
@@ -285,6 +286,12 @@ def _starts_new_prose(draft: Draft, placed: PlacedRow, body_size: float) -> bool
     # back at the margin after an indented block (a quotation ends)
     return (not indented and indent <= 0.5 * row.size and prev.x0 - placed.left > 1.5 * row.size
             and not prev.text.endswith("-"))
+
+
+def _size_is_a_guess(row: Row) -> bool:
+    """A short line read by OCR ("for NK.", "(§2.2.2.1)."): Tesseract guesses the size of a few letters
+    from their ink (parentheses look larger), so a change of size there does not end a paragraph."""
+    return row.fragments[0].confidence is not None and len(row.text) < SHORT_OCR_LINE
 
 
 def split_hanging_indents(drafts: list[Draft], is_list_section) -> list[Draft]:

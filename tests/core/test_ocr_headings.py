@@ -1,4 +1,4 @@
-"""Headings on pages read by OCR: no bold, and a type size estimated from the ink.
+"""Headings and paragraph ends on pages read by OCR: no bold, and a type size estimated from the ink.
 
 Tesseract's size of a line grows with parentheses (their ink reaches above and below the letters),
 so the tail of a reference, ``ties 19(5). 809-829.``, once read as a heading and turned the rest of
@@ -42,3 +42,21 @@ def test_on_ocr_a_numbered_line_is_a_heading_and_a_large_looking_reference_tail_
 def test_a_text_layer_keeps_its_own_rules() -> None:
     """Born-digital sizes are the font's: a larger line is a heading, a plain numbered line is not (its bold says)."""
     assert _headings(ocr=False) == ["ties 19(5). 809-829."]
+
+
+def _footnote(ocr: bool) -> list[str]:
+    confidence = 90.0 if ocr else None
+    lines = [("3The /f/ in ‘Raffi’ is variably geminated. The /b/ in Iranian Armenian ‘thin’ is devoiced", 570.2, 9.0),
+             ("for NK.", 580.4, 11.0),  # Tesseract's size of seven letters: the page's body size
+             ("4http://menzerath.phonetik.uni-frankfurt.de/S/S0763.html", 592.1, 9.0)]
+    placed = []
+    for text, y0, size in lines:
+        row = Row([Fragment(text, 80.0, y0, 80.0 + 4.0 * len(text), y0 + 10.5, size, False, confidence=confidence)])
+        row.finish()
+        placed.append(PlacedRow(row, 0, 0, 70.0, footnote=True, right=430.0))
+    return [" ".join(r.row.text for r in d.rows) for d in segment(placed, BODY)]
+
+
+def test_on_ocr_a_short_last_line_of_another_size_does_not_end_the_footnote() -> None:
+    assert _footnote(ocr=True)[0].endswith("is devoiced for NK.") and len(_footnote(ocr=True)) == 2
+    assert _footnote(ocr=False)[1] == "for NK."  # a text layer's sizes are the font's: a real change
