@@ -185,7 +185,7 @@ def scanned_project(pdf: Path, cache: Path, *, language: str | None = None, dpi:
 
 def _drop_stale(cache: Path, prefix: str, keep: Path) -> None:
     """Projects made by older ingestion code are never read again (their OCR pages live in the store)."""
-    pattern = re.compile(re.escape(prefix) + r"\.[0-9a-f]{10}\.grammarlens(-wal|-shm)?")
+    pattern = re.compile(re.escape(prefix) + r"\.[0-9a-f]{10}\.grammarlens(-wal|-shm|\.backups)?")
     for old in cache.iterdir():
         if pattern.fullmatch(old.name) and not old.name.startswith(keep.name):
             if old.is_dir():
