@@ -8,9 +8,18 @@ words, and a born-digital paragraph credited once per top 10.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pymupdf
+import pytest
+
 from bench.judged import GradeKey, Grades, judged_ndcg, text_hash
-from bench.ocr_retrieval import BornIndex, score_top
+from bench.ocr_retrieval import BornIndex, scanned_project, score_top
 from core.models import LabelSource, Paragraph, ParagraphKind
+from core.store import open_project
+from core.store.repository import list_paragraphs
+from tests.fixtures_ingest import write_sample_book
+from tests.fixtures_ocr import require_tesseract
 
 SHA = "f" * 64
 NEGATION = ("Negation is marked by the particle bay at the end of the clause, after every object and adjunct; "
@@ -65,3 +74,24 @@ def test_a_born_digital_paragraph_is_credited_once_so_splitting_earns_nothing() 
     pool = [2, 1]
     assert judged_ndcg(born.gains, pool) == 1.0
     assert judged_ndcg(ranked.gains, pool) == judged_ndcg([2, 0, 1], pool) < 1.0
+
+
+@pytest.mark.slow
+def test_a_scanned_copy_is_read_once_and_re_segmented_from_the_store(tmp_path: Path) -> None:
+    """The whole-book scan and its OCR'd pages are cached: a project made again (new ingestion code) reads no page."""
+    require_tesseract("eng")
+    book = write_sample_book(tmp_path / "teshi.pdf", labels=False)
+    with pymupdf.open(book.path) as doc, pymupdf.open() as short:
+        short.insert_pdf(doc, from_page=2, to_page=3)  # two body pages
+        short.save(tmp_path / "teshi_short.pdf")
+    cache = tmp_path / "cache"
+    first, facts = scanned_project(tmp_path / "teshi_short.pdf", cache, language="eng")
+    assert facts["pages"] == 2 and facts["pages_ocr_now"] == 2 and facts["ocr_language"] == "eng"
+    with open_project(first) as project:
+        read = [p.text for p in list_paragraphs(project)]
+    assert any("verb" in text for text in read)
+    first.unlink()  # as when the ingestion code changes: the project is made again
+    again, facts = scanned_project(tmp_path / "teshi_short.pdf", cache, language="eng")
+    assert facts["pages_ocr_now"] == 0 and again == first
+    with open_project(again) as project:
+        assert [p.text for p in list_paragraphs(project)] == read
