@@ -9,12 +9,14 @@ a top 10 is **mapped** onto a born-digital paragraph: among the born-digital par
 on the same PDF page or the page before or after it (a paragraph running over a page break starts
 on either side of it), the one sharing the most words with it (case-folded ``\\w+`` tokens counted
 as multisets).  The mapping holds when the shared words are at least half of either paragraph's
-words (OCR split a paragraph: each part is most of nothing but half of itself; OCR merged two: the
-larger one is half of the merged text); then the scanned paragraph takes that born-digital
+words (OCR split a paragraph: each part shares all its words with it; OCR merged two: the larger
+one holds half of the merged text); then the scanned paragraph takes that born-digital
 paragraph's grade (found as ``bench judged`` finds it: page and text hash, else text hash, else the
-loose hash).  A born-digital paragraph is credited once per ranking: a second scanned piece of it
-further down the same top 10 counts 0, so splitting never earns more than the original.  Unmapped
-paragraphs count 0 and are reported (``unmapped@10``), beside the paragraphs that mapped onto an
+loose hash).  When the words cannot tell (a dictionary entry or an example in tone-marked or IPA
+forms that OCR misreads), the born-digital paragraph covering the same place on the page, at least
+half of either paragraph's area, is taken.  A born-digital paragraph is credited once per ranking: a
+second scanned piece of it further down the same top 10 counts 0, so splitting never earns more than
+the original.  Unmapped paragraphs count 0 and are reported (``unmapped@10``), beside the paragraphs that mapped onto an
 ungraded one (``ungraded@10``).  The ideal DCG is the born-digital pair's graded pool, as in
 ``bench judged``, so both copies are scored against the same ideal.
 
@@ -59,7 +61,7 @@ from bench.judged import (
 from bench.ocr_scans import make_scan
 from core.catalog import load_catalog
 from core.ingest.page_reading import OcrOptions
-from core.models import Paragraph
+from core.models import Paragraph, Rect
 from core.progress import Progress
 from core.retrieval.settings import RetrievalSettings
 from core.store import open_project
@@ -100,8 +102,33 @@ class BornIndex:
                 if shared > best_shared:
                     best, best_shared, best_size = paragraph, shared, sum(theirs.values())
         if best is None or best_shared < MAP_SHARE * min(size, best_size):
+            return self.by_place(scanned)
+        return best
+
+    def by_place(self, scanned: Paragraph) -> Paragraph | None:
+        """The born-digital paragraph covering the same place on the page, when the words could not tell:
+        a dictionary entry or an example in tone-marked or IPA forms that OCR misreads (``tɪŋ [tɪŋ] art.``
+        read as ``try [try] art.``).  It must cover at least half of either paragraph's area."""
+        best, best_area = None, 0.0
+        mine = sum(_area(r) for r in scanned.rects)
+        for page in (scanned.pdf_page, scanned.pdf_page - 1, scanned.pdf_page + 1):
+            for paragraph, _ in self.by_page.get(page, []):
+                shared = sum(_overlap(a, b) for a in scanned.rects for b in paragraph.rects)
+                if shared > best_area:
+                    best, best_area = paragraph, shared
+        if best is None or best_area < MAP_SHARE * min(mine, sum(_area(r) for r in best.rects)):
             return None
         return best
+
+
+def _area(rect: Rect) -> float:
+    return max(0.0, rect.x1 - rect.x0) * max(0.0, rect.y1 - rect.y0)
+
+
+def _overlap(a: Rect, b: Rect) -> float:
+    if a.pdf_page != b.pdf_page:
+        return 0.0
+    return max(0.0, min(a.x1, b.x1) - max(a.x0, b.x0)) * max(0.0, min(a.y1, b.y1) - max(a.y0, b.y0))
 
 
 def words(text: str) -> Counter[str]:

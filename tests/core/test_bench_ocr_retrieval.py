@@ -15,7 +15,7 @@ import pytest
 
 from bench.judged import GradeKey, Grades, judged_ndcg, text_hash
 from bench.ocr_retrieval import BornIndex, scanned_project, score_top
-from core.models import LabelSource, Paragraph, ParagraphKind
+from core.models import LabelSource, Paragraph, ParagraphKind, Rect
 from core.store import open_project
 from core.store.repository import list_paragraphs
 from tests.fixtures_ingest import write_sample_book
@@ -50,6 +50,19 @@ def test_a_misread_paragraph_maps_onto_its_original_on_the_same_or_the_next_page
     assert index.match(_p(102, 11, misread)) is BORN[0]  # it starts after the page break in the scan
     assert index.match(_p(103, 12, misread)) is None  # two pages away: not the same paragraph
     assert index.match(_p(104, 10, "Lists of loanwords from Fulfulde and Hausa.")) is None
+
+
+def test_a_misread_dictionary_entry_maps_onto_the_entry_in_the_same_place_on_the_page() -> None:
+    """Tone marks read as other letters leave too few shared words: the place on the page decides."""
+    entry = Paragraph(7, 1, 7, 142, "130", LabelSource.RUNNING_HEADS, "", ParagraphKind.ENTRY,
+                      "tɪŋ [tɪ̀ŋ] art. the • à báál tɪ̀ŋ té lálá ʊ̀ʊ̀ hã́ã̀ŋ", (Rect(142, 70, 300, 420, 352),))
+    index = BornIndex([entry, *BORN])
+    misread = Paragraph(107, 1, 7, 142, "130", LabelSource.RUNNING_HEADS, "", ParagraphKind.ENTRY,
+                        "try [try] art. the - a baal tin té lala dd haan", (Rect(142, 70.5, 300.4, 419, 352.2),))
+    assert index.match(misread) is entry
+    elsewhere = Paragraph(108, 1, 8, 142, "130", LabelSource.RUNNING_HEADS, "", ParagraphKind.ENTRY,
+                          "try [try] art. the - a baal tin té lala dd haan", (Rect(142, 70, 500, 420, 540),))
+    assert index.match(elsewhere) is None
 
 
 def test_split_and_merged_paragraphs_map_onto_the_original_holding_most_of_their_words() -> None:
