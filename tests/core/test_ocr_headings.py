@@ -60,3 +60,15 @@ def _footnote(ocr: bool) -> list[str]:
 def test_on_ocr_a_short_last_line_of_another_size_does_not_end_the_footnote() -> None:
     assert _footnote(ocr=True)[0].endswith("is devoiced for NK.") and len(_footnote(ocr=True)) == 2
     assert _footnote(ocr=False)[1] == "for NK."  # a text layer's sizes are the font's: a real change
+
+
+def test_a_dictionarys_letter_headings_are_sections_of_its_part() -> None:
+    """Without a PDF outline (every scan) sections come from headings: the letters of a reversal index
+    (A a, B b) stay inside it, so its entries are still known as index, not prose."""
+    from core.ingest.sections import marks_from_headings, section_kind
+
+    marks = marks_from_headings([(175, 50.0, "English-Chakali Reversal Index"), (176, 40.0, "A a"),
+                                 (180, 40.0, "Bb"), (231, 50.0, "Part III"), (232, 50.0, "3.1 Nouns")])
+    paths = [m.path for m in marks]
+    assert paths[2] == ("English-Chakali Reversal Index", "Bb") and section_kind(paths[2]) == "index"
+    assert paths[3] == ("Part III",) and paths[4] == ("Part III", "3.1 Nouns")
