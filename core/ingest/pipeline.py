@@ -247,7 +247,7 @@ def _footnote_start(rows: list[Row], height: float, body_size: float) -> int:
     are not footnotes)."""
     run_start = len(rows)
     for i in range(len(rows) - 1, -1, -1):
-        if rows[i].size <= body_size - 0.9 and rows[i].y0 > 0.45 * height:
+        if (rows[i].size <= body_size - 0.9 or _ocr_note_line(rows, i, body_size)) and rows[i].y0 > 0.45 * height:
             run_start = i
         else:
             break
@@ -259,6 +259,14 @@ def _footnote_start(rows: list[Row], height: float, body_size: float) -> int:
         if set_off and (_FOOTNOTE_MARK.match(rows[i].text) or (i == run_start and _recognised(rows[i]))):
             return i
     return len(rows)
+
+
+def _ocr_note_line(rows: list[Row], i: int, body_size: float) -> bool:
+    """The page's last line, small print that OCR read larger (a URL's slashes and parentheses: 11.5 pt in
+    9 pt notes), goes on the small line just above it, tightly spaced: it does not cut the notes off."""
+    above = rows[i - 1] if 0 < i == len(rows) - 1 else None
+    return (_recognised(rows[i]) and above is not None and above.size <= body_size - 0.9
+            and above.column == rows[i].column and rows[i].y0 - above.y1 < 0.3 * body_size)
 
 
 def _recognised(row: Row) -> bool:

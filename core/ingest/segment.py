@@ -148,16 +148,16 @@ def segment(rows: list[PlacedRow], body_size: float) -> list[Draft]:
         prior, previous = previous, placed
         row = placed.row
         number = None if placed.footnote else example_number_of(row)
-        if number is not None:
+        in_example = current is not None and current.kind is ParagraphKind.EXAMPLE
+        if in_example and number is None and current is not None and _continues_example(current, placed):
+            current.rows.append(placed)
+            continue
+        if number is not None or _opens_orphan_example(placed, prior, body_size):
             flush_table()
             close()
-            current = Draft(
-                ParagraphKind.EXAMPLE, [placed], example_number=number,
-                content_x=row.fragments[1].x0 if len(row.fragments) > 1 else row.x1, number_x=row.x0,
-            )
-            continue
-        if current is not None and current.kind is ParagraphKind.EXAMPLE and _continues_example(current, placed):
-            current.rows.append(placed)
+            content_x = (row.fragments[1].x0 if len(row.fragments) > 1 else row.x1) if number else row.x0
+            current = Draft(ParagraphKind.EXAMPLE, [placed], example_number=number, content_x=content_x,
+                            number_x=row.x0 if number else placed.left)
             continue
         if not placed.footnote and _is_heading(row, body_size) and _set_off(placed, prior, body_size):
             flush_table()
@@ -249,12 +249,20 @@ def _continues_example(draft: Draft, placed: PlacedRow) -> bool:
     return close_below and not full_width
 
 
+def _opens_orphan_example(placed: PlacedRow, prior: PlacedRow | None, body_size: float) -> bool:
+    """An OCR'd page opening inside an example whose first lines Tesseract dropped: one example, not a line each."""
+    row = placed.row
+    return (row.fragments[0].confidence is not None and not placed.footnote
+            and (prior is None or prior.page != placed.page) and row.x0 - placed.left >= 2.5 * row.size
+            and not _CAPTION.match(row.text) and not _is_heading(row, body_size))
+
+
 def _starts_new_prose(draft: Draft, placed: PlacedRow, body_size: float) -> bool:
     row, last = placed.row, draft.last
     prev = last.row
     if placed.footnote != last.footnote:
         return True
-    if abs(row.size - prev.size) > 0.9 and not _size_is_a_guess(row):
+    if abs(row.size - prev.size) > 0.9 and not _size_is_a_guess(placed, prev.size):
         return True
     indent = row.x0 - placed.left
     indented = 0.5 * row.size < indent < 6 * row.size
@@ -288,10 +296,11 @@ def _starts_new_prose(draft: Draft, placed: PlacedRow, body_size: float) -> bool
             and not prev.text.endswith("-"))
 
 
-def _size_is_a_guess(row: Row) -> bool:
-    """A short line read by OCR ("for NK.", "(§2.2.2.1)."): Tesseract guesses the size of a few letters
-    from their ink (parentheses look larger), so a change of size there does not end a paragraph."""
-    return row.fragments[0].confidence is not None and len(row.text) < SHORT_OCR_LINE
+def _size_is_a_guess(placed: PlacedRow, before: float) -> bool:
+    """OCR guesses sizes from ink (parentheses, slashes look larger): a short line ("for NK.", "(§2.2.2.1).")
+    or a note's line read larger (a URL) does not end a paragraph by its size."""
+    row, ocr = placed.row, placed.row.fragments[0].confidence is not None
+    return ocr and (len(row.text) < SHORT_OCR_LINE or (placed.footnote and row.size > before))
 
 
 def split_hanging_indents(drafts: list[Draft], is_list_section) -> list[Draft]:
