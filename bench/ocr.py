@@ -74,8 +74,9 @@ def pick_pages(pdf: Path, count: int) -> list[int]:
 
 
 def run_ocr_bench(pdf: Path, workdir: Path, *, pages: int = 8, variants: tuple[str, ...] = ("clean", "degraded"),
-                  dpi: int = 300, jobs: int = 0, seed: int = 0, before: Path | None = None) -> list[OcrBenchRow]:
-    """Score the scanned copies of ``pdf``'s pages (see module doc)."""
+                  dpi: int = 300, jobs: int = 0, seed: int = 0, before: Path | None = None,
+                  language: str | None = None) -> list[OcrBenchRow]:
+    """Score the scanned copies of ``pdf``'s pages (see module doc); ``language`` None: as ingest detects it."""
     chosen = pick_pages(pdf, pages)
     with open_pdf(pdf) as doc:
         truth_labels = [doc.load_page(i).get_label() or str(i + 1) for i in chosen]
@@ -95,7 +96,7 @@ def run_ocr_bench(pdf: Path, workdir: Path, *, pages: int = 8, variants: tuple[s
                 _ingest_with(before, scan, project)
                 name = f"before-{variant}"
             else:
-                _ingest_paragraphs(scan, project, OcrOptions(mode="force", dpi=dpi, jobs=jobs))
+                _ingest_paragraphs(scan, project, OcrOptions(mode="force", language=language, dpi=dpi, jobs=jobs))
                 name = variant
         seconds = time.perf_counter() - started
         paragraphs = _read_paragraphs(project)
@@ -209,10 +210,15 @@ def _words(text: str) -> list[str]:
 
 
 def _start(paragraph: Paragraph) -> str:
-    """A paragraph's first four words, past any leading number (a footnote mark OCR may misread)."""
+    """A paragraph's first four words, past any leading number (a footnote mark OCR may misread).
+
+    A footnote's number set as a superscript comes glued to its first word in a text layer
+    (``2For``) and as a stray mark from OCR (``*For``, ``‘For``): both are dropped."""
     words = _words(paragraph.text)
     while words and words[0].isdigit():
         words.pop(0)
+    if words:
+        words[0] = re.sub(r"^\d+(?=[^\W\d_])", "", words[0])
     return " ".join(words[:4])
 
 

@@ -3,7 +3,9 @@
 # plugin of .venv's PySide6 names the shared libraries this machine lacks, plus libxcb-cursor0, which
 # Qt 6.5+ loads at run time (dlopen, invisible to ldd). Then Tesseract, which reads scanned grammars,
 # with the models of the usual languages of description (English, French, Spanish, Portuguese, German,
-# Russian, Indonesian, Dutch) and osd (script and orientation), each checked with `tesseract --list-langs`.
+# Russian, Indonesian, Dutch), Armenian (hye: examples printed in Armenian script, added when a grammar
+# describes Armenian), the Latin-script model (--ocr-language Latin, for IPA in examples) and osd (script
+# and orientation), each checked with `tesseract --list-langs`.
 # On Debian/Ubuntu they are installed with apt when we are root or sudo works without a password;
 # otherwise the exact command is printed.
 #   scripts/system_deps.sh            libraries for the window
@@ -51,13 +53,14 @@ fi
 if ! /sbin/ldconfig -p 2>/dev/null | grep -q 'libxcb-cursor\.so\.0'; then
     missing+=(libxcb-cursor0)
 fi
-ocr_models=(eng fra spa por deu rus ind nld osd)
+ocr_models=(eng fra spa por deu rus ind nld hye osd)
 have_models=$(tesseract --list-langs 2>/dev/null | tail -n +2 || true)
 window_missing=${#missing[@]}  # how many of them the window needs (the OCR packages come after)
 command -v tesseract >/dev/null || missing+=(tesseract-ocr)
 for model in "${ocr_models[@]}"; do
     grep -qx "$model" <<<"$have_models" || missing+=("tesseract-ocr-$model")
 done
+grep -qx Latin <<<"$have_models" || missing+=(tesseract-ocr-script-latn)  # --ocr-language Latin (IPA in examples)
 ocr_missing=$((${#missing[@]} - window_missing))
 if $want_xvfb; then
     command -v Xvfb >/dev/null || { missing+=(xvfb); window_missing=$((window_missing + 1)); }

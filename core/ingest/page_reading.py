@@ -19,7 +19,7 @@ from pymupdf.utils import get_label_pno
 
 from core.errors import PdfError
 from core.ingest.layout import Fragment, fragments_from_dict
-from core.ingest.ocr_language import describe
+from core.ingest.ocr_language import describe, with_script
 from core.ingest.ocr_run import OcrRate, default_jobs
 from core.ingest.ocr_session import OcrSession, fragments_from_json
 from core.ingest.pdf_open import scanned_error
@@ -38,10 +38,12 @@ MIN_LAYER_AGREEMENT = 0.8  # a hidden text layer agreeing less with Tesseract's 
 class OcrOptions:
     """How scanned pages are read: ``mode`` auto (check each text layer), force (OCR every page) or
     never (trust the text layer); ``language`` Tesseract's model(s), None to detect; ``jobs`` 0 for
-    every core."""
+    every core; ``script`` the model of the described language's own script (e.g. ``hye``), added to a
+    detected language when installed (a chosen ``language`` is used as it is)."""
 
     mode: OcrMode = "auto"
     language: str | None = None
+    script: str | None = None
     dpi: int = 300
     jobs: int = 0
 
@@ -152,6 +154,8 @@ def read_pages(doc: pymupdf.Document, progress: Progress, *, project: ProjectDat
         good = [" ".join(f.text for f in p.fragments) for p, v in zip(pages, verdicts, strict=True)
                 if v is LayerVerdict.GOOD]
         language = session.detect(good, wanted or sorted(hidden))
+    if options.language is None:  # detected or resumed, not chosen: the described language's script too
+        language = with_script(language, options.script, installed_languages())
     check_languages(language)
     report.language = language
     if check_hidden:

@@ -23,6 +23,7 @@ from core.collector import collector_paused
 from core.ingest import furniture as furn
 from core.ingest.language import FRONT_PAGES, glottocode_for, guess_language
 from core.ingest.layout import Row, build_rows
+from core.ingest.ocr_language import script_model
 from core.ingest.page_numbers import PageLabel, labels_from_furniture, labels_from_pdf
 from core.ingest.page_reading import OcrOptions, OcrReport, PageText, read_pages
 from core.ingest.pdf_open import open_pdf, scanned_error, sha256_of
@@ -95,6 +96,10 @@ def _ingest(project: ProjectDatabase, path: Path, language: str | None, glottoco
         existing = find_document_by_sha256(project, digest)
         if existing is not None:
             return IngestResult(existing.id, True, existing.page_count, 0, 0.0, get_language(project))
+        if ocr.script is None:  # examples printed in the described language's own script: its model too
+            current = get_language(project)
+            hints = [language or (current.name if current else ""), (doc.metadata or {}).get("title") or "", path.stem]
+            ocr = replace(ocr, script=script_model(hints, glottocode or (current.glottocode if current else None)))
         pages, report = read_pages(doc, progress, project=project, digest=digest, options=ocr)
         title = (doc.metadata or {}).get("title") or ""
         toc = doc.get_toc(simple=False)
@@ -249,7 +254,7 @@ def _footnote_start(rows: list[Row], height: float, body_size: float) -> int:
     are not footnotes)."""
     run_start = len(rows)
     for i in range(len(rows) - 1, -1, -1):
-        if rows[i].size <= body_size - 0.9 and rows[i].y0 > 0.45 * height:
+        if (rows[i].size <= body_size - 0.9 or _ocr_note_line(rows, i, body_size)) and rows[i].y0 > 0.45 * height:
             run_start = i
         else:
             break
@@ -261,6 +266,14 @@ def _footnote_start(rows: list[Row], height: float, body_size: float) -> int:
         if set_off and (_FOOTNOTE_MARK.match(rows[i].text) or (i == run_start and _recognised(rows[i]))):
             return i
     return len(rows)
+
+
+def _ocr_note_line(rows: list[Row], i: int, body_size: float) -> bool:
+    """The page's last line, small print that OCR read larger (a URL's slashes and parentheses: 11.5 pt in
+    9 pt notes), goes on the small line just above it, tightly spaced: it does not cut the notes off."""
+    above = rows[i - 1] if 0 < i == len(rows) - 1 else None
+    return (_recognised(rows[i]) and above is not None and above.size <= body_size - 0.9
+            and above.column == rows[i].column and rows[i].y0 - above.y1 < 0.3 * body_size)
 
 
 def _recognised(row: Row) -> bool:

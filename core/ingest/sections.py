@@ -15,6 +15,7 @@ from functools import lru_cache
 
 SEPARATOR = " > "
 _NUMBERED = re.compile(r"^(\d+(?:\.\d+)*)\.?\s+\S")
+_LETTER = re.compile(r"^([^\W\d_])(?:\s?\1)?$", re.I)  # a letter heading of a dictionary or index: A a, Aa, B
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,8 @@ def marks_from_headings(headings: list[tuple[int, float, str]]) -> list[SectionM
     for page, y, text in headings:
         match = _NUMBERED.match(text)
         depth = match.group(1).count(".") + 1 if match else 1
+        if not match and stack and _LETTER.match(text.strip()):
+            depth = stack[0][0] + 1  # a dictionary's letter (A a, B b) is a section of its part, not a new part
         stack = [s for s in stack if s[0] < depth]
         stack.append((depth, text))
         marks.append(SectionMark(page, y, tuple(t for _, t in stack)))

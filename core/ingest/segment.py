@@ -25,6 +25,9 @@ from core.models import ParagraphKind
 EXAMPLE_NUMBER = re.compile(r"^\((\d{1,4}(?:[.\-]\d{1,3})?[a-z]?)\)$")
 EXAMPLE_NUMBER_PREFIX = re.compile(r"^\((\d{1,4}(?:[.\-]\d{1,3})?[a-z]?)\)\s+\S")
 LIST_ITEM = re.compile(r"^([•·▪◦–—*]|\(?[a-z]\)|\d{1,2}\.)\s")
+NUMBERED_HEADING = re.compile(r"^\d{1,2}(?:\.\d{1,2}){1,4}\.?\s+[A-Z\u00c0-\u024f]")  # 3.2.1 Rhotics
+_PAGE_RANGE_END = re.compile(r"\d+\s*[-\u2013]\s*\d+\W*$")  # a reference's pages: 809-829.
+SHORT_OCR_LINE = 16  # characters (as core.ingest.hocr.SHORT_LINE)
 TERMINAL = (".", "!", "?", ":", ";", "”", "’", '"', ")", "]")
 
 
@@ -69,9 +72,26 @@ def _is_heading(row: Row, body_size: float) -> bool:
     text = row.text
     if len(text) > 160 or len(text) < 2 or text.endswith((",", ";")):
         return False
+    if row.fragments[0].confidence is not None:
+        return _is_ocr_heading(row, body_size)
     if row.size >= body_size + 1.0 and row.size > 0:
         return True
     return row.bold and len(row.fragments) <= 3 and any(c.isalpha() for c in text)
+
+
+def _is_ocr_heading(row: Row, body_size: float) -> bool:
+    """A heading on a page read by OCR.  OCR gives no bold, and a line's size is estimated from its ink,
+    so parentheses or brackets make a line look larger: a heading by size must also begin like one (a
+    capital, not the lower-case tail of a reference, ``ties 19(5). 809-829.``) and not end a sentence.
+    A numbered heading (``6.4.2.1 Subjunctive ...``), set in bold at body size in print, counts by its
+    number: otherwise a scanned book loses most of its section headings, which retrieval reads."""
+    text = row.text
+    letters = [c for c in text if c.isalpha()]
+    if len(letters) < 2 or letters[0].islower() or text.endswith((".", ":")) or _PAGE_RANGE_END.search(text):
+        return False
+    if row.size >= body_size + 1.0 and row.size > 0:
+        return True
+    return len(text) <= 100 and NUMBERED_HEADING.match(text) is not None
 
 
 def _set_off(placed: PlacedRow, prior: PlacedRow | None, body_size: float) -> bool:
@@ -128,16 +148,16 @@ def segment(rows: list[PlacedRow], body_size: float) -> list[Draft]:
         prior, previous = previous, placed
         row = placed.row
         number = None if placed.footnote else example_number_of(row)
-        if number is not None:
+        in_example = current is not None and current.kind is ParagraphKind.EXAMPLE
+        if in_example and number is None and current is not None and _continues_example(current, placed):
+            current.rows.append(placed)
+            continue
+        if number is not None or _opens_orphan_example(placed, prior, body_size):
             flush_table()
             close()
-            current = Draft(
-                ParagraphKind.EXAMPLE, [placed], example_number=number,
-                content_x=row.fragments[1].x0 if len(row.fragments) > 1 else row.x1, number_x=row.x0,
-            )
-            continue
-        if current is not None and current.kind is ParagraphKind.EXAMPLE and _continues_example(current, placed):
-            current.rows.append(placed)
+            content_x = (row.fragments[1].x0 if len(row.fragments) > 1 else row.x1) if number else row.x0
+            current = Draft(ParagraphKind.EXAMPLE, [placed], example_number=number, content_x=content_x,
+                            number_x=row.x0 if number else placed.left)
             continue
         if not placed.footnote and _is_heading(row, body_size) and _set_off(placed, prior, body_size):
             flush_table()
@@ -229,12 +249,20 @@ def _continues_example(draft: Draft, placed: PlacedRow) -> bool:
     return close_below and not full_width
 
 
+def _opens_orphan_example(placed: PlacedRow, prior: PlacedRow | None, body_size: float) -> bool:
+    """An OCR'd page opening inside an example whose first lines Tesseract dropped: one example, not a line each."""
+    row = placed.row
+    return (row.fragments[0].confidence is not None and not placed.footnote
+            and (prior is None or prior.page != placed.page) and row.x0 - placed.left >= 2.5 * row.size
+            and not _CAPTION.match(row.text) and not _is_heading(row, body_size))
+
+
 def _starts_new_prose(draft: Draft, placed: PlacedRow, body_size: float) -> bool:
     row, last = placed.row, draft.last
     prev = last.row
     if placed.footnote != last.footnote:
         return True
-    if abs(row.size - prev.size) > 0.9:
+    if abs(row.size - prev.size) > 0.9 and not _size_is_a_guess(placed, prev.size):
         return True
     indent = row.x0 - placed.left
     indented = 0.5 * row.size < indent < 6 * row.size
@@ -266,6 +294,13 @@ def _starts_new_prose(draft: Draft, placed: PlacedRow, body_size: float) -> bool
     # back at the margin after an indented block (a quotation ends)
     return (not indented and indent <= 0.5 * row.size and prev.x0 - placed.left > 1.5 * row.size
             and not prev.text.endswith("-"))
+
+
+def _size_is_a_guess(placed: PlacedRow, before: float) -> bool:
+    """OCR guesses sizes from ink (parentheses, slashes look larger): a short line ("for NK.", "(§2.2.2.1).")
+    or a note's line read larger (a URL) does not end a paragraph by its size."""
+    row, ocr = placed.row, placed.row.fragments[0].confidence is not None
+    return ocr and (len(row.text) < SHORT_OCR_LINE or (placed.footnote and row.size > before))
 
 
 def split_hanging_indents(drafts: list[Draft], is_list_section) -> list[Draft]:

@@ -31,8 +31,13 @@ INSTALL_HINT = ("Install Tesseract (Debian/Ubuntu: 'sudo apt-get install tessera
                 "or run the PDF through OCR (e.g. ocrmypdf) first.")
 
 
+# Tesseract's script models (capitalised names) come in packages named after ISO 15924 codes
+SCRIPT_PACKAGES = {"Latin": "tesseract-ocr-script-latn", "Armenian": "tesseract-ocr-script-armn",
+                   "Cyrillic": "tesseract-ocr-script-cyrl", "Greek": "tesseract-ocr-script-grek"}
+
+
 def package_of(model: str) -> str:
-    return f"tesseract-ocr-{model.replace('_', '-').lower()}"
+    return SCRIPT_PACKAGES.get(model) or f"tesseract-ocr-{model.replace('_', '-').lower()}"
 
 
 def tesseract_path() -> str | None:

@@ -8,12 +8,13 @@ import pymupdf
 import pytest
 
 from core.errors import GrammarLensError
-from core.ingest.ocr_language import describe, detect_language, normalise_language
+from core.ingest.ocr_language import describe, detect_language, normalise_language, script_model, with_script
 from core.ingest.page_reading import OcrOptions
 from core.ingest.pipeline import ingest
 from core.store import create_project
 from core.store.repository import list_paragraphs
 from tests.fixtures_ocr import rasterise, require_tesseract
+from tests.fixtures_shared import GRAMMARS
 
 # Victor Hugo, Les Misérables (1862), tome I, livre I, chapitre 1: in the public domain.
 HUGO = (
@@ -84,6 +85,34 @@ def test_language_names_are_normalised_and_unknown_ones_refused() -> None:
     assert normalise_language("French") == "fra"
     assert normalise_language("spa+English") == "spa+eng"
     assert describe("spa+eng") == "Spanish + English (spa+eng)"
+    assert normalise_language("IPA") == normalise_language("latin") == "Latin"  # Tesseract's Latin-script model
+    assert describe("Latin") == "Latin script (Latin)" and normalise_language("Armenian") == "hye"
     with pytest.raises(GrammarLensError) as info:
         normalise_language("Klingon!")
     assert "fra (French)" in info.value.hint
+
+
+def test_the_described_languages_own_script_is_read_with_its_model(tmp_path: Path) -> None:
+    """A page of Iranian Armenian demonstratives (Armenian script beside IPA), scanned: the book's name adds
+    the Armenian model to the detected English, and the Armenian-script forms come back; English alone
+    turns them into Latin noise."""
+    require_tesseract("eng", "hye")
+    scan = rasterise(GRAMMARS / "354_Iranian_Armenian.pdf", tmp_path / "354_Iranian_Armenian-scan.pdf", pages=[95])
+    armenian = {}
+    for name, options in (("auto", OcrOptions()), ("eng", OcrOptions(language="eng"))):
+        with create_project(tmp_path / f"{name}.grammarlens") as project:
+            result = ingest(project, scan, language="Iranian Armenian", ocr=options)
+            text = " ".join(p.text for p in list_paragraphs(project))
+        armenian[name] = sum(1 for c in text if "\u0531" <= c <= "\u058f")
+        assert result.ocr is not None and result.ocr.language == ("eng+hye" if name == "auto" else "eng")
+    assert armenian["auto"] >= 100 and armenian["eng"] == 0, armenian
+
+
+def test_the_script_model_comes_from_the_described_language_and_is_added_only_when_installed() -> None:
+    assert script_model(["", "", "354_Iranian_Armenian"]) == "hye"
+    assert script_model(["Iranian Armenian"]) == "hye" and script_model(["Kurdish"], "nucl1235") == "hye"
+    assert script_model(["Moloko", "A grammar of Moloko", "118_Moloko"]) is None
+    assert with_script("eng", "hye", frozenset({"eng", "hye"})) == "eng+hye"
+    assert with_script("eng", "hye", frozenset({"eng"})) == "eng"  # not installed: read as before
+    assert with_script("eng+hye", "hye", frozenset({"eng", "hye"})) == "eng+hye"
+    assert describe("eng+hye") == "English + Armenian (eng+hye)"
