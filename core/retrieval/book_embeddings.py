@@ -22,7 +22,7 @@ import ctypes
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any, Collection, Sequence
+from typing import Any, Collection, Iterator, Sequence
 
 from core.progress import Progress
 from core.retrieval.cache import embedding_text, text_hash
@@ -70,13 +70,17 @@ def estimated_tokens(text: str) -> int:
     return min(MAX_TOKENS, int(len(text) / CHARS_PER_TOKEN) + 2)
 
 
-def plan_batches(texts: Sequence[str], budget: int = TOKEN_BUDGET) -> list[list[int]]:
+def plan_batches(texts: Sequence[str], budget: int = TOKEN_BUDGET,
+                 lengths: Sequence[int] | None = None) -> list[list[int]]:
     """Indices of ``texts`` in batches, longest first, each at most ``budget`` padded tokens.
 
     A batch is padded to its longest text, which is its first one; texts of similar length share
-    a batch, so short paragraphs go many to a pass and long ones few.
+    a batch, so short paragraphs go many to a pass and long ones few.  ``lengths`` are the model's
+    own word-piece counts (:func:`token_lengths`); without them the lengths are estimated from the
+    characters, which padded the 770-page grammar's batches by 14 % (exact: 0.2 %).
     """
-    order = sorted(range(len(texts)), key=lambda i: (-len(texts[i]), i))
+    sizes = list(lengths) if lengths is not None else [estimated_tokens(t) for t in texts]
+    order = sorted(range(len(texts)), key=lambda i: (-sizes[i], -len(texts[i]), i))
     batches: list[list[int]] = []
     current: list[int] = []
     longest = 0
@@ -85,11 +89,33 @@ def plan_batches(texts: Sequence[str], budget: int = TOKEN_BUDGET) -> list[list[
             batches.append(current)
             current = []
         if not current:
-            longest = estimated_tokens(texts[i])
+            longest = sizes[i]
         current.append(i)
     if current:
         batches.append(current)
     return batches
+
+
+_LENGTHS: dict[tuple[str, str], int] = {}  # (model, text hash) -> word pieces: a book's are counted once a process
+_LENGTHS_KEPT = 200_000
+
+
+def token_lengths(model: Any, key: str, items: Sequence[tuple[int, str, str]]) -> list[int] | None:
+    """The model's word-piece count of each (id, text, hash), counted once per process; None when it cannot count.
+
+    Counting asks the model (in its child process, in the app) to tokenise the texts: 0.3-0.5 s for a
+    770-page book, repaid many times by batches without padding.
+    """
+    missing = [(text, digest) for _, text, digest in items if (key, digest) not in _LENGTHS]
+    if missing:
+        count = getattr(model, "token_lengths", None)
+        if count is None:
+            return None
+        if len(_LENGTHS) + len(missing) > _LENGTHS_KEPT:
+            _LENGTHS.clear()
+        for (_, digest), n in zip(missing, count([text for text, _ in missing]), strict=True):
+            _LENGTHS[(key, digest)] = int(n)
+    return [_LENGTHS[(key, digest)] for _, _, digest in items]
 
 
 def _key(settings: RetrievalSettings) -> str:
@@ -127,18 +153,21 @@ def book_status(project: ProjectDatabase, settings: RetrievalSettings) -> BookEm
     return BookEmbeddings(key, len(paragraphs) - missing, len(paragraphs))
 
 
-def prioritised_batches(texts: Sequence[str], first: Sequence[bool], budget: int = TOKEN_BUDGET) -> list[list[int]]:
-    """:func:`plan_batches` of the texts marked ``first``, then of the rest.
+def _planned(model: Any, key: str, todo: Sequence[tuple[int, str, str]], wanted: Collection[int],
+             budget: int) -> Iterator[list[int]]:
+    """Batches (indices of ``todo``) of the ``wanted`` paragraphs, then of the rest, on exact lengths.
 
-    The paragraphs the next features need (the look-ahead's candidates) go before the rest of the
-    book, so a coder moving on while the book embeds finds their evidence re-ranked.
+    The rest are counted only when the wanted ones are done, so a first slice that embeds a feature's
+    candidates does not wait for the whole book to be tokenised.
     """
-    head = [i for i, f in enumerate(first) if f]
-    tail = [i for i, f in enumerate(first) if not f]
-    out = []
+    head = [i for i, (pid, _, _) in enumerate(todo) if pid in wanted]
+    tail = [i for i, (pid, _, _) in enumerate(todo) if pid not in wanted]
     for group in (head, tail):
-        out += [[group[j] for j in batch] for batch in plan_batches([texts[i] for i in group], budget)]
-    return out
+        if not group:
+            continue
+        lengths = token_lengths(model, key, [todo[i] for i in group])
+        for batch in plan_batches([todo[i][1] for i in group], budget, lengths):
+            yield [group[j] for j in batch]
 
 
 def embed_book(project: ProjectDatabase, settings: RetrievalSettings, progress: Progress | None = None, *,
@@ -177,8 +206,7 @@ def embed_book(project: ProjectDatabase, settings: RetrievalSettings, progress: 
     before = total - len(todo)
     done = batches = 0
     wanted = set(first)
-    for batch in prioritised_batches([text for _, text, _ in todo], [pid in wanted for pid, _, _ in todo],
-                                     token_budget):
+    for batch in _planned(model, key, todo, wanted, token_budget):
         progress.step(before + done, total, "embedding paragraphs")
         if batches and max_seconds is not None and time.perf_counter() - started >= max_seconds:
             break

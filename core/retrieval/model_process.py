@@ -65,6 +65,9 @@ class ModelProcess:
     def encode(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
         return self._call("encode", list(texts), batch_size)
 
+    def token_lengths(self, texts: Sequence[str]) -> list[int]:
+        return self._call("token_lengths", list(texts))
+
     def cross_scores(self, query: str, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
         return self._call("cross_scores", query, list(texts), batch_size)
 
