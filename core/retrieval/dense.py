@@ -132,6 +132,17 @@ class LoadedModel:
             )
         return np.asarray(vectors, dtype=np.float32)
 
+    def warm_up(self) -> None:
+        """One tiny pass: a fresh process's first products cost 0.5-1 s more (kernel set-up, bfloat16).
+
+        The model process runs it just after saying it is ready, while the window prepares the first
+        feature's request, so that request does not pay for it.
+        """
+        if self.kind == "cross":
+            self.cross_scores("word order", ["The object precedes the verb."], batch_size=1)
+        else:
+            self.encode(["Word order: the object precedes the verb.", "Negation"], batch_size=2)
+
     def token_lengths(self, texts: Sequence[str]) -> list[int]:
         """Word pieces the model reads of each text (bi-encoders): a book's batches are planned on them."""
         if hasattr(self.model, "token_lengths"):  # core.retrieval.bert_encoder

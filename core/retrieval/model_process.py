@@ -163,6 +163,10 @@ def serve(conn: Connection, loader: ModelLoader, name: str, kind: str, device: s
         conn.send(("error", f"Cannot load the reranker model '{name}': {exc}", ""))
         return
     conn.send(("ready", model.kind, model.device))
+    warm_up = getattr(model, "warm_up", None)
+    if warm_up is not None:  # while the parent prepares its first request, which would otherwise pay for this
+        with contextlib.suppress(Exception):
+            warm_up()
     while True:
         try:
             request = conn.recv()
