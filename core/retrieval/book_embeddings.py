@@ -98,6 +98,7 @@ def plan_batches(texts: Sequence[str], budget: int = TOKEN_BUDGET,
 
 _LENGTHS: dict[tuple[str, str], int] = {}  # (model, text hash) -> word pieces: a book's are counted once a process
 _LENGTHS_KEPT = 200_000
+COUNT_CHUNK = 1000  # texts counted per request to the model
 
 
 def token_lengths(model: Any, key: str, items: Sequence[tuple[int, str, str]]) -> list[int] | None:
@@ -113,8 +114,10 @@ def token_lengths(model: Any, key: str, items: Sequence[tuple[int, str, str]]) -
             return None
         if len(_LENGTHS) + len(missing) > _LENGTHS_KEPT:
             _LENGTHS.clear()
-        for (_, digest), n in zip(missing, count([text for text, _ in missing]), strict=True):
-            _LENGTHS[(key, digest)] = int(n)
+        for start in range(0, len(missing), COUNT_CHUNK):  # a re-ranking's request may come between two
+            chunk = missing[start:start + COUNT_CHUNK]
+            for (_, digest), n in zip(chunk, count([text for text, _ in chunk]), strict=True):
+                _LENGTHS[(key, digest)] = int(n)
     return [_LENGTHS[(key, digest)] for _, _, digest in items]
 
 
@@ -217,9 +220,13 @@ def embed_book(project: ProjectDatabase, settings: RetrievalSettings, progress: 
     before = total - len(todo)
     done = batches = 0
     wanted = set(first)
-    for batch in _planned(model, key, todo, wanted, token_budget):
+    planned = _planned(model, key, todo, wanted, token_budget)
+    while True:
         progress.step(before + done, total, "embedding paragraphs")
         if batches and max_seconds is not None and time.perf_counter() - started >= max_seconds:
+            break  # before planning more: counting the rest of the book is the next slice's work
+        batch = next(planned, None)
+        if batch is None:
             break
         vectors = model.encode([todo[i][1] for i in batch], batch_size=len(batch))
         put_embeddings(project, key, [(todo[i][0], todo[i][2], vec) for i, vec in zip(batch, vectors, strict=True)])

@@ -1,7 +1,8 @@
 """Embedding models (bi-encoders and cross-encoders) through sentence-transformers, loaded lazily.
 
 Importing sentence-transformers costs about ten seconds, so nothing here imports it (or torch)
-before a model is actually needed; ``import core.retrieval`` stays instant.  Loaded models are kept
+before a model is actually needed; ``import core.retrieval`` stays instant.  The shipped MiniLM (any
+BERT with mean pooling) never needs it: core.retrieval.bert_encoder runs it on torch alone.  Loaded models are kept
 per (model, device) for the life of the process, because loading is the slow part of a rerank.
 """
 
