@@ -77,7 +77,7 @@ def plan_batches(texts: Sequence[str], budget: int = TOKEN_BUDGET,
     A batch is padded to its longest text, which is its first one; texts of similar length share
     a batch, so short paragraphs go many to a pass and long ones few.  ``lengths`` are the model's
     own word-piece counts (:func:`token_lengths`); without them the lengths are estimated from the
-    characters, which padded the 770-page grammar's batches by 14 % (exact: 0.2 %).
+    characters, which padded the 770-page grammar's batches by 42 % (exact: 2 %).
     """
     sizes = list(lengths) if lengths is not None else [estimated_tokens(t) for t in texts]
     order = sorted(range(len(texts)), key=lambda i: (-sizes[i], -len(texts[i]), i))
