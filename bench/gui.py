@@ -164,6 +164,8 @@ def first_evidence_child(project: Path, feature_id: str = FIRST_EVIDENCE_FEATURE
 
         features.evidenceChanged.connect(evidence)
         features.preparation.finished.connect(lambda: seen.setdefault("embedded", time.perf_counter()))
+        features.preparation.progressed.connect(lambda *_: seen.setdefault("first_slice", time.perf_counter()))
+        model_probe = _model_ready_probe(window, seen)
         started = time.perf_counter()
         window.show()
         window.open_project(project, feature=feature_id)
@@ -176,8 +178,10 @@ def first_evidence_child(project: Path, feature_id: str = FIRST_EVIDENCE_FEATURE
         def since(key: str) -> float | None:
             return round(seen[key] - started, 3) if key in seen else None
 
+        model_probe.stop()
         out.update(evidence_s=since("first"), first_was_provisional=bool(seen.get("first_provisional")),
                    final_evidence_s=since("final"), book_embedded_s=since("embedded"),
+                   model_ready_s=since("model_ready"), first_slice_s=since("first_slice"),
                    paragraphs=features.preparation.embedded[1])
         if features.preparation.last_error is not None:
             out["preparation_error"] = str(features.preparation.last_error)
@@ -190,6 +194,23 @@ def first_evidence_child(project: Path, feature_id: str = FIRST_EVIDENCE_FEATURE
         out["reopen"] = {"evidence_s": since("first"), "final_evidence_s": since("final")}
         window.close()
     return out
+
+
+def _model_ready_probe(window: MainWindow, seen: dict[str, float]) -> QTimer:
+    """A UI-thread timer that notes when the reranker has loaded (in its child process): part of the breakdown."""
+    from gui.common import backend
+
+    probe = QTimer()
+    probe.setInterval(20)
+
+    def look() -> None:
+        retrieval = window.settings.retrieval
+        if "model_ready" not in seen and not backend.model_loading(retrieval) and backend.model_ready(retrieval):
+            seen["model_ready"] = time.perf_counter()
+
+    probe.timeout.connect(look)
+    probe.start()
+    return probe
 
 
 def measure_first_evidence(project: Path, work: Path, *, reranker: str | None = None,

@@ -5,7 +5,9 @@ by import analysis, but data files opened beside a module (``kernels/_internals/
 and package metadata asked for by name (``importlib.metadata.version("tokenizers")``) are invisible to
 it: a missing one only shows when a user first reranks.  This module finds them the direct way, by
 loading and running the bundled MiniLM model from the checkout under an audit hook that records every
-file opened inside site-packages, and then lists which of those files a bundle lacks.
+file opened inside site-packages, and then lists which of those files a bundle lacks.  The model is
+loaded both ways the app loads models: on torch alone (core/retrieval/bert_encoder.py, the default)
+and through sentence-transformers (every other model).
 
     python packaging/runtime_files.py                          # what the reranker reads (JSON)
     python packaging/runtime_files.py dist/GrammarLens-full    # ... and what that bundle lacks (exit 1)
@@ -35,9 +37,12 @@ def _record(event, args):
         opened.add(os.path.realpath(os.fsdecode(args[0])))
 sys.addaudithook(_record)
 sys.path.insert(0, sys.argv[1])
-from core.retrieval.dense import load_model
-model = load_model("all-MiniLM-L6-v2", device="cpu")
-model.encode(["The verb comes last.", "Word order is SOV."])
+from core.retrieval import dense
+for plain in ("1", "0"):  # the shipped MiniLM on torch alone, then as sentence-transformers loads any other model
+    os.environ["GRAMMARLENS_PLAIN_BERT"] = plain
+    dense._MODELS.clear()
+    model = dense.load_model("all-MiniLM-L6-v2", device="cpu")
+    model.encode(["The verb comes last.", "Word order is SOV."])
 import site
 folders = site.getsitepackages() + [site.getusersitepackages()]
 roots = sorted({os.path.realpath(p) for p in folders}, key=len, reverse=True)

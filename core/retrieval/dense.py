@@ -1,7 +1,8 @@
 """Embedding models (bi-encoders and cross-encoders) through sentence-transformers, loaded lazily.
 
 Importing sentence-transformers costs about ten seconds, so nothing here imports it (or torch)
-before a model is actually needed; ``import core.retrieval`` stays instant.  Loaded models are kept
+before a model is actually needed; ``import core.retrieval`` stays instant.  The shipped MiniLM (any
+BERT with mean pooling) never needs it: core.retrieval.bert_encoder runs it on torch alone.  Loaded models are kept
 per (model, device) for the life of the process, because loading is the slow part of a rerank.
 """
 
@@ -19,6 +20,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from core.retrieval.bert_encoder import plain_bert
 from core.retrieval.model_process import ModelError, ModelProcess, stop_all
 
 _LOG = logging.getLogger(__name__)
@@ -131,6 +133,24 @@ class LoadedModel:
             )
         return np.asarray(vectors, dtype=np.float32)
 
+    def warm_up(self) -> None:
+        """One tiny pass: a fresh process's first products cost 0.5-1 s more (kernel set-up, bfloat16).
+
+        The model process runs it just after saying it is ready, while the window prepares the first
+        feature's request, so that request does not pay for it.
+        """
+        if self.kind == "cross":
+            self.cross_scores("word order", ["The object precedes the verb."], batch_size=1)
+        else:
+            self.encode(["Word order: the object precedes the verb.", "Negation"], batch_size=2)
+
+    def token_lengths(self, texts: Sequence[str]) -> list[int]:
+        """Word pieces the model reads of each text (bi-encoders): a book's batches are planned on them."""
+        if hasattr(self.model, "token_lengths"):  # core.retrieval.bert_encoder
+            return list(self.model.token_lengths(texts))
+        encoded = self.model.tokenizer(list(texts), truncation=True, max_length=self.model.max_seq_length)
+        return [len(ids) for ids in encoded["input_ids"]]
+
     def cross_scores(self, query: str, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
         """Relevance of each text to ``query`` (cross-encoders only)."""
         pairs = [(query, t) for t in texts]
@@ -199,19 +219,26 @@ def load_model(name: str, *, kind: str = "auto", device: str = "auto") -> Loaded
         # book's batches of ever-different shapes that grew the process by 1 GB.  Without the cache a query
         # costs 16 ms instead of 6 and a book's embedding takes as long; read when torch starts.
         os.environ.setdefault("ONEDNN_PRIMITIVE_CACHE_CAPACITY", "0")
-        import sentence_transformers as st  # lazy: ~10 s
-
-        _quiet_progress_bars()
         try:
-            if kind == "cross":
-                model = st.CrossEncoder(resolved, device=chosen)
-            else:
-                model = st.SentenceTransformer(resolved, device=chosen)
+            model = _plain_bert(resolved, chosen) if kind == "bi" and plain_bert(resolved) else None
+            if model is None:
+                import sentence_transformers as st  # lazy: 5-10 s (transformers, scikit-learn, scipy)
+
+                _quiet_progress_bars()
+                model = st.CrossEncoder(resolved, device=chosen) if kind == "cross" \
+                    else st.SentenceTransformer(resolved, device=chosen)
         except Exception as exc:
             raise _load_error(name, chosen, exc) from exc
         loaded = LoadedModel(name=name, kind=kind, device=chosen, model=model)
         _MODELS[key] = loaded
         return loaded
+
+
+def _plain_bert(folder: str, device: str) -> Any:
+    """The shipped MiniLM (and any BERT + mean pooling folder) without sentence-transformers: see bert_encoder."""
+    from core.retrieval.bert_encoder import BertEncoder
+
+    return BertEncoder(folder, device)
 
 
 def _load_error(name: str, device: str, exc: Exception) -> ModelError:

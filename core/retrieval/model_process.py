@@ -65,6 +65,9 @@ class ModelProcess:
     def encode(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
         return self._call("encode", list(texts), batch_size)
 
+    def token_lengths(self, texts: Sequence[str]) -> list[int]:
+        return self._call("token_lengths", list(texts))
+
     def cross_scores(self, query: str, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
         return self._call("cross_scores", query, list(texts), batch_size)
 
@@ -160,6 +163,10 @@ def serve(conn: Connection, loader: ModelLoader, name: str, kind: str, device: s
         conn.send(("error", f"Cannot load the reranker model '{name}': {exc}", ""))
         return
     conn.send(("ready", model.kind, model.device))
+    warm_up = getattr(model, "warm_up", None)
+    if warm_up is not None:  # while the parent prepares its first request, which would otherwise pay for this
+        with contextlib.suppress(Exception):
+            warm_up()
     while True:
         try:
             request = conn.recv()

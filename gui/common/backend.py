@@ -128,6 +128,14 @@ def start_model(retrieval: Any) -> None:
         _start(retrieval.reranker, kind=retrieval.reranker_kind, device=retrieval.device)
 
 
+def model_ready(retrieval: Any) -> bool:
+    """True when the retrieval settings' embedding model is loaded (here or in its child); never waits or loads."""
+    from core.retrieval.dense import model_ready as _ready
+
+    return bool(retrieval.reranker) and retrieval.ranking != "bm25" and _ready(
+        retrieval.reranker, kind=retrieval.reranker_kind, device=retrieval.device)
+
+
 def model_loading(retrieval: Any) -> bool:
     """True while the retrieval settings' embedding model is loading in its child process (never waits)."""
     from core.retrieval.dense import model_loading as _loading
