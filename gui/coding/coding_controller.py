@@ -30,7 +30,7 @@ from core.coding.coding_pass import ActUndone, undo_act
 from core.coding.feature_sets import list_feature_lists
 from core.coding.locate import ParagraphLocator
 from core.coding.lookahead import with_pinned
-from core.errors import GrammarLensError
+from core.errors import Cancelled, GrammarLensError
 from core.models import Paragraph
 from gui.coding.coding_state import (
     CodingView,
@@ -169,6 +169,8 @@ class CodingController(PassController):
             return None
         try:
             result = run()
+        except Cancelled:  # the first act's question ended by the window closing: no act, nothing to report
+            return None
         except GrammarLensError as exc:
             self.failed.emit("Not saved", exc)
             return None
