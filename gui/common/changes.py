@@ -25,7 +25,7 @@ from typing import TypeVar
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from core.changes import ProjectChange
-from core.errors import GrammarLensError
+from core.errors import Cancelled, GrammarLensError
 from core.store.database import ProjectDatabase
 from core.store.watch import EVERYTHING, ProjectWatch, Written
 from gui.common.operations import Operation
@@ -61,12 +61,14 @@ class ProjectChanges(QObject):
 
     def run(self, act: Callable[[], ProjectChange], initiator: object, title: str = "Not saved",
             failed: Callable[[str, GrammarLensError], object] | None = None) -> ProjectChange | None:
-        """Run one act (a short transaction, on the UI thread) and announce its record; None when refused.
+        """Run one act (a short transaction, on the UI thread) and announce its record; None when refused or cancelled.
 
         A refusal goes to ``failed`` (the initiator's own report), else to this object's ``failed``.
         """
         try:
             change = act()
+        except Cancelled:  # e.g. the first act's name question ended by the window closing: no act, no report
+            return None
         except GrammarLensError as exc:
             (failed or self.failed.emit)(title, exc)
             return None

@@ -8,7 +8,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyMod
 from PySide6.QtGui import QColor
 
 from core.profile import entries as profile_entries
-from gui.profile.profile_summary import NOT_CODED, UNCODED, statuses_of
+from gui.profile.profile_summary import LABELS, NOT_CODED, statuses_of
 
 COLUMNS = ("Feature", "Name", "Value", "Status", "Pages", "Database", "Agreement")
 FEATURE, NAME, VALUE, STATUS, PAGES, DATABASE, AGREEMENT = range(len(COLUMNS))
@@ -17,6 +17,8 @@ _AGREEMENT_COLOURS = {"agree": QColor("#d8efd8"), "disagree": QColor("#f6d5d5")}
 _STATUS_COLOURS = {profile_entries.CODED: QColor("#1f4f8a"), profile_entries.ACCEPTED: QColor("#1f6f2a"),
                    profile_entries.OVERRIDDEN: QColor("#8a4b00"), profile_entries.UNKNOWN: QColor("#6a3d8a"),
                    profile_entries.NOT_ENOUGH: QColor("#666666"), profile_entries.NO_VALUE: QColor("#a01010")}
+
+_NOT_CODED_COLOUR = QColor("#7a7a7a")  # a whole row in grey: a feature of the set nobody coded yet
 
 
 class ProfileTableModel(QAbstractTableModel):
@@ -79,7 +81,7 @@ class ProfileTableModel(QAbstractTableModel):
                     return f"{text}\n\n{e.reasoning}"
                 return text
             if col == STATUS:
-                return e.status
+                return LABELS[NOT_CODED] if e.status == NOT_CODED else e.status
             if col == PAGES:
                 if role == self.SortRole:
                     return int(e.pages[0]) if e.pages and e.pages[0].isdigit() else 10**6
@@ -92,6 +94,8 @@ class ProfileTableModel(QAbstractTableModel):
                 return verdict
         if role == Qt.ItemDataRole.BackgroundRole and col == AGREEMENT:
             return _AGREEMENT_COLOURS.get(verdict)
+        if role == Qt.ItemDataRole.ForegroundRole and e.status == NOT_CODED:
+            return _NOT_CODED_COLOUR  # listed among the coded ones, plainly: nothing decided yet
         if role == Qt.ItemDataRole.ForegroundRole and col == STATUS:
             return _STATUS_COLOURS.get(e.status)
         return None
@@ -102,7 +106,7 @@ class ProfileFilterModel(QSortFilterProxyModel):
 
     A key is a status of core's or a group of them (:func:`gui.profile.profile_summary.statuses_of`:
     "uncoded" is every status the coder has not decided).  The rows of the set's untouched features
-    (:data:`gui.profile.profile_summary.NOT_CODED`) show only under "uncoded".
+    (:data:`gui.profile.profile_summary.NOT_CODED`) show under every status ("All features") and "uncoded".
     """
 
     def __init__(self, parent=None) -> None:
@@ -135,8 +139,6 @@ class ProfileFilterModel(QSortFilterProxyModel):
         model = self.sourceModel()
         e = model.entry(row)
         if self.statuses and e.status not in self.statuses:
-            return False
-        if e.status == NOT_CODED and self.status != UNCODED:
             return False
         if self.text:
             hay = " ".join((e.feature_id, e.name, e.label or "", e.status)).casefold()

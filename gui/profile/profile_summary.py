@@ -24,15 +24,20 @@ ALL = ""  # the filter's key for every status
 UNCODED = ProfileStatus.UNCODED  # the filter's key for the rows the coder has not decided (no value, no "?")
 # The status of the dock's own rows for the features of the chosen set that nothing happened to yet: the
 # profile has no row for them, so without these "not coded yet" counted 0 with 185 of 195 features untouched.
-# Shown only under "not coded yet" (the other choices list the profile as it is exported).
+# Shown under "All features" (plainly: no value, in grey) and "not coded yet"; an export never holds them.
 NOT_CODED = ProfileStatus.NOT_CODED
 DECIDED = frozenset(records.VALUE_STATUSES)
 CODER_STATUSES = tuple(records.VALUE_STATUSES) + (records.NOTE,)
 MODEL_STATUSES = tuple(s for s in profile_entries.STATUSES if s not in CODER_STATUSES)
 FILTER_KEYS = (ALL,) + CODER_STATUSES + (UNCODED,) + MODEL_STATUSES
-LABELS = {ALL: "All statuses", records.UNKNOWN: 'unknown "?"', UNCODED: "not coded yet"}
+# "All features", not "All statuses": the choice lists every feature of the set, coded or not.  It said "All
+# statuses (2)" beside "not coded yet (8)", counting only rows someone or something had decided, which a coder
+# read as "the set has 2 features" (issue 29).
+LABELS = {ALL: "All features", records.UNKNOWN: 'unknown "?"', UNCODED: "not coded yet",
+          NOT_CODED: "not coded yet"}
 TOOLTIPS = {
-    ALL: "Every value of the profile",
+    ALL: "Every feature of the set chosen above, coded or not (those not coded yet in grey, with no value), "
+         "and every other value of the project's profile",
     records.CODED: "Values set by hand without a model answer",
     records.ACCEPTED: "The model's value, confirmed by the coder",
     records.OVERRIDDEN: "Another value than the model's, set by the coder",
@@ -77,11 +82,10 @@ class StatusChoice:
 def status_choices(statuses: Iterable[str]) -> list[StatusChoice]:
     """The filter's lines, always in :data:`FILTER_KEYS` order, counted over the rows' ``statuses``.
 
-    "All statuses" counts the profile's rows (what an export holds), not the :data:`NOT_CODED` ones.
+    "All features" counts every row the dock lists: the profile's, and the :data:`NOT_CODED` ones of the set.
     """
     counts = Counter(statuses)
-    total = sum(n for status, n in counts.items() if status != NOT_CODED)
-    choices = [StatusChoice(ALL, total)]
+    choices = [StatusChoice(ALL, sum(counts.values()))]
     for key in FILTER_KEYS[1:]:
         choices.append(StatusChoice(key, sum(counts[s] for s in statuses_of(key))))
     return choices

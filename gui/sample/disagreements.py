@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.errors import Cancelled
 from core.models import Paragraph
 from core.progress import Progress
 from core.sample.coders import CoderComparison, CoderValue, Disagreement
@@ -218,7 +219,11 @@ class DisagreementQueue(QWidget):
         if d is None or self.comparison is None or (self.operation is not None and self.operation.running):
             return None
         value = d.a.code if choice == "a" else d.b.code if choice == "b" else self.other_value.currentData()
-        note, resolver, a_path = self.note.text().strip() or None, self.resolver(), self.comparison.a.path
+        try:
+            resolver = self.resolver()  # the first act asks who is coding
+        except Cancelled:  # the window closed while it asked: no resolution
+            return None
+        note, a_path = self.note.text().strip() or None, self.comparison.a.path
         comparison = self.comparison
 
         def job(progress: Progress):

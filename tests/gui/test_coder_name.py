@@ -131,3 +131,35 @@ def test_a_resolution_in_the_two_coder_queue_is_a_first_act_too(qtbot, nameless,
     assert asked == [True]
     with open_project(a, readonly=True) as db:
         assert current(db, "GB107").reviewer == "Cy"
+
+
+def test_a_window_closed_while_it_asks_makes_no_act_and_no_error(qtbot, nameless, main_window, demo_project) -> None:
+    """The question is open (the first act, made by keys in a pass) when the window is closed: by a script's timer,
+    ``--quit-after`` or a session ending.  The act must not be made (the project is closed by then), and nothing may
+    fail: before, the act ran on the closed database (``sqlite3.ProgrammingError``) and the process left with 0."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    window = main_window
+    _open_81a(qtbot, window, demo_project)
+    QTest.keyClick(window, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: window.coding.pass_active, timeout=WAIT_MS)
+    asked: list[bool] = []
+
+    def close_when_asked() -> None:
+        dialog = window.coder_dialog
+        if dialog is None or not dialog.isVisible():
+            QTimer.singleShot(20, close_when_asked)
+            return
+        asked.append(True)
+        window.close()  # what a script's timer or --quit-after does while the question waits
+        QTimer.singleShot(2000, lambda: dialog.isVisible() and (left_open.append(True), dialog.reject()))
+
+    left_open: list[bool] = []  # the question outlived its window (the old code: only the app's quit ended it)
+
+    QTimer.singleShot(0, close_when_asked)
+    QTest.keyClick(window.pass_bar, Qt.Key.Key_1)
+    QTest.keyClick(window.pass_bar, Qt.Key.Key_Return)  # the first act: asks, and waits in the question
+    assert asked == [True] and not window.isVisible() and left_open == []
+    assert _reviewers(demo_project) == {}  # not made (not under the login name either)
+    assert window.errors.boxes_opened == 0

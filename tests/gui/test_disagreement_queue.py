@@ -116,12 +116,12 @@ def test_a_feature_of_the_queue_decided_by_the_cli_beside_the_window_is_compared
     import subprocess
     import sys
 
-    from gui.sample.disagreements import open_disagreement_queue
+    from gui.window.sample_wiring import open_queue
 
     a, b, _ids = two_coders(demo_project, tmp_path)
     window = main_window
     assert window.open_project(a)
-    queue = open_disagreement_queue(window, b)
+    queue = open_queue(window, b)
     qtbot.waitUntil(lambda: queue.list.count() == 1, timeout=SLOW_MS)
     done = subprocess.run([sys.executable, "main.py", "code", str(a), "--feature", "GB107", "--value", "0",
                            "--reviewer", "ana"], cwd=Path(__file__).resolve().parents[2], capture_output=True,

@@ -149,3 +149,24 @@ def test_the_docks_not_coded_yet_counts_the_set_the_coder_is_coding(qtbot, main_
     with qtbot.waitSignal(view.refreshed, timeout=WAIT_MS):
         window.coding.passes.next()
     assert view.feature_set() == "81A,49A" and combo.itemText(combo.findData("uncoded")) == "not coded yet (2)"
+
+
+def test_at_1280x800_all_features_shows_the_coded_and_the_not_coded_ones(qtbot, main_window, demo_project) -> None:
+    """Issue 29: the dock's first choice lists every feature of the set; the two coded ones among the rest."""
+    window = main_window
+    window.resize(1280, 800)
+    _open_feature(qtbot, window, demo_project)
+    view = _open_dock(qtbot, window)
+    with qtbot.waitSignal(view.refreshed, timeout=WAIT_MS):
+        assert window.coding.set_value("SOV")
+    with qtbot.waitSignal(window.retrievalFinished, timeout=WAIT_MS):
+        window.select_feature("GB107")
+    with qtbot.waitSignal(view.refreshed, timeout=WAIT_MS):
+        assert window.coding.set_value("?")
+    combo = view.status_combo
+    assert combo.currentText() == "All features (10)" and combo.itemText(combo.findData("uncoded")) == \
+        "not coded yet (8)"
+    statuses = sorted(view.proxy.index(r, 3).data() for r in range(view.proxy.rowCount()))
+    assert statuses == sorted(["coded", "unknown"] + ["not coded yet"] * 8)
+    qtbot.wait(100)
+    _screenshot(window, "/tmp/grammarlens-profile-dock-all-features.png")

@@ -40,12 +40,13 @@ def test_the_filter_holds_every_status_of_core_with_the_coders_first() -> None:
 def test_each_choice_counts_its_rows() -> None:
     rows = ["coded"] * 12 + ["unknown"] * 2 + ["predicted", "evidence only", "note"]
     labels = {c.key: c.label for c in status_choices(rows)}
-    assert labels[ALL] == "All statuses (17)" and labels["coded"] == "coded (12)"
+    assert labels[ALL] == "All features (17)" and labels["coded"] == "coded (12)"
     assert labels["unknown"] == 'unknown "?" (2)' and labels[UNCODED] == "not coded yet (3)"
     assert labels["accepted"] == "accepted (0)"  # listed all the same: the person learns the status exists
     assert all(c.tooltip for c in status_choices([]))
     with_untouched = {c.key: c.label for c in status_choices(rows + [NOT_CODED] * 185)}
-    assert with_untouched[UNCODED] == "not coded yet (188)" and with_untouched[ALL] == "All statuses (17)"
+    # "All features" lists every feature of the set, the 185 nobody coded too (it said "All statuses (17)")
+    assert with_untouched[UNCODED] == "not coded yet (188)" and with_untouched[ALL] == "All features (202)"
 
 
 def test_the_summary_counts_in_the_filters_order() -> None:

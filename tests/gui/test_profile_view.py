@@ -73,7 +73,7 @@ def test_the_status_filter_lists_the_coded_and_unknown_values_with_their_counts(
     labels = _labels(view)
     assert set(STATUSES) <= set(labels)  # every status of core's, none retyped
     assert labels["coded"] == "coded (2)" and labels["unknown"] == 'unknown "?" (1)'
-    assert labels[""] == "All statuses (3)" and labels["predicted"] == "predicted (0)"
+    assert labels[""] == "All features (11)" and labels["predicted"] == "predicted (0)"  # 3 coded, 8 not yet
     # the paper's set (the default): 49A and the seven polar-question parts of 116A* are not coded yet
     assert labels["uncoded"] == "not coded yet (8)"
     assert list(labels)[:6] == ["", "coded", "accepted", "overridden", "unknown", "note"]  # the coder's first
@@ -129,8 +129,8 @@ def test_not_coded_yet_counts_every_feature_of_the_set_nobody_decided(qtbot, vie
     decided = len(set(grambank[:9]) | {"GB107"})
     labels = _labels(view)
     assert labels[UNCODED] == f"not coded yet ({len(grambank) - decided})" == "not coded yet (185)"
-    assert labels[""] == "All statuses (11)"  # the profile's rows, as exported: no empty rows among them
-    assert view.proxy.rowCount() == 11 and view.summary_label.text().startswith("11 values")
+    assert labels[""] == "All features (196)"  # the set's 195, coded or not, and 81A coded outside it
+    assert view.proxy.rowCount() == 196 and view.summary_label.text().startswith("11 values")  # 11 exported
 
     view.status_combo.setCurrentIndex(view.status_combo.findData(UNCODED))
     rows = range(view.proxy.rowCount())
@@ -145,3 +145,27 @@ def test_not_coded_yet_counts_every_feature_of_the_set_nobody_decided(qtbot, vie
     with qtbot.waitSignal(view.refreshed, timeout=WAIT_MS):
         view.refresh()
     assert _labels(view)[UNCODED] == "not coded yet (184)" and view.proxy.rowCount() == 184
+
+
+def test_all_features_lists_the_coded_and_the_not_coded_ones_plainly(qtbot, view, demo_project) -> None:
+    """Issue 29: "All statuses (2)" beside "not coded yet (8)" read as "the set has two features".  "All features"
+    lists every feature of the set: the decided ones as they are, the others in grey with no value."""
+    from PySide6.QtCore import Qt
+
+    from gui.profile.profile_model import STATUS, VALUE
+    from gui.profile.profile_summary import UNCODED
+
+    _code(demo_project, ("81A", "SOV"), ("GB107", "?"))
+    with qtbot.waitSignal(view.refreshed, timeout=WAIT_MS):
+        view.set_project(demo_project)
+    labels = _labels(view)
+    assert labels[""] == "All features (10)" and labels[UNCODED] == "not coded yet (8)"  # the paper's set: 10
+    assert view.status_combo.currentData() == "" and view.status_combo.currentText() == "All features (10)"
+    rows = {view.proxy.index(r, 0).data(): r for r in range(view.proxy.rowCount())}
+    assert len(rows) == 10 and {"81A", "GB107", "49A"} <= set(rows)
+    coded, untouched = view.proxy.index(rows["81A"], VALUE), view.proxy.index(rows["49A"], VALUE)
+    assert coded.data() != "—" and view.proxy.index(rows["81A"], STATUS).data() == "coded"
+    assert untouched.data() == "—" and view.proxy.index(rows["49A"], STATUS).data() == "not coded yet"
+    grey = untouched.data(Qt.ItemDataRole.ForegroundRole)
+    assert grey is not None and coded.data(Qt.ItemDataRole.ForegroundRole) != grey
+    assert view.summary_label.text().startswith("2 values")  # what an export holds: no empty rows
