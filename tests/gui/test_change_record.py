@@ -11,16 +11,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from core.changes import Act, ProjectChange
+from core.changes import Act
+from tests.fixtures_changes import records
 
 REPO = Path(__file__).resolve().parents[2]
 WAIT_MS = 20_000
 
-
-def _records(window) -> list[tuple[ProjectChange, object]]:
-    seen: list[tuple[ProjectChange, object]] = []
-    window.projects.changes.changed.connect(lambda change, initiator: seen.append((change, initiator)))
-    return seen
 
 
 def _dock_row(view, feature_id: str):
@@ -42,7 +38,7 @@ def test_an_act_of_the_cli_beside_the_window_reaches_list_dock_and_panel_from_on
     marks = window.features_panel.model.coded
     assert "81A" not in marks and window.coding_panel.view.current_code is None
     assert _dock_row(view, "81A") is None or _dock_row(view, "81A").code != "1"
-    seen = _records(window)
+    seen = records(window)
 
     _cli("code", str(demo_project), "--feature", "81A", "--value", "1", "--reviewer", "cli", "--note", "from the CLI")
     qtbot.waitUntil(lambda: bool(seen), timeout=5000)  # the window looks once a second
@@ -68,7 +64,7 @@ def test_the_windows_own_act_is_one_record_and_not_found_again_as_an_outside_cha
     window = main_window
     with qtbot.waitSignal(window.retrievalFinished, timeout=WAIT_MS):
         assert window.open_project(demo_project, feature="81A")
-    seen = _records(window)
+    seen = records(window)
     assert window.coding.set_value("2")
     _cli("code", str(demo_project), "--feature", "GB020", "--value", "1", "--reviewer", "cli")  # moves data_version
     qtbot.waitUntil(lambda: len(seen) >= 2, timeout=5000)
@@ -82,7 +78,7 @@ def test_a_refused_act_changes_nothing_and_announces_nothing(qtbot, main_window,
     window = main_window
     with qtbot.waitSignal(window.retrievalFinished, timeout=WAIT_MS):
         assert window.open_project(demo_project, feature="81A")
-    seen = _records(window)
+    seen = records(window)
     with qtbot.waitSignal(window.coding.failed, timeout=2000):
         assert not window.coding.pin_page("no-such-page")
     qtbot.wait(1200)
@@ -95,7 +91,7 @@ def test_the_pass_counter_follows_an_act_of_the_cli(qtbot, main_window, demo_pro
         assert window.open_project(demo_project, feature="81A")
     assert window.coding.passes.start_pass("wals")
     assert window.pass_bar.counter_label.text().startswith("0 of ")
-    seen = _records(window)
+    seen = records(window)
     _cli("code", str(demo_project), "--feature", "49A", "--value", "?", "--reviewer", "cli")
     qtbot.waitUntil(lambda: bool(seen), timeout=5000)
     assert window.pass_bar.counter_label.text().startswith("1 of ")  # 49A is of the WALS pass
@@ -107,7 +103,7 @@ def test_the_language_set_by_the_cli_reaches_the_language_line_and_the_title(qtb
     assert window.open_project(demo_project)
     qtbot.waitUntil(lambda: window.language_line.isVisible(), timeout=WAIT_MS)
     assert not window.windowTitle().startswith("Ik — ")
-    seen = _records(window)
+    seen = records(window)
     _cli("language", str(demo_project), "--name", "Ik", "--glottocode", "ikkk1242")
     qtbot.waitUntil(lambda: bool(seen), timeout=5000)
     assert len(seen) == 1 and seen[0][0].language and seen[0][1] is None

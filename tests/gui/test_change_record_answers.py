@@ -24,16 +24,12 @@ from core.store import open_project, repository
 from core.store.watch import Written
 from gui.common.operations import Operation
 from gui.common.settings import AppSettings
+from tests.fixtures_changes import records
 from tests.fixtures_profile_batch import server_results
 
 REPO = Path(__file__).resolve().parents[2]
 WAIT_MS = 30_000
 
-
-def _records(window) -> list[tuple[ProjectChange, object]]:
-    seen: list[tuple[ProjectChange, object]] = []
-    window.projects.changes.changed.connect(lambda change, initiator: seen.append((change, initiator)))
-    return seen
 
 
 def _cli(*args: str) -> None:
@@ -56,7 +52,7 @@ def test_classify_in_the_cli_beside_the_window_shows_its_answer_on_screen(
     window = main_window
     _open(qtbot, window, demo_project)
     assert window.state.classification is None and window.value_panel.value_label.text() in ("—", "")
-    seen = _records(window)
+    seen = records(window)
 
     _cli("classify", str(demo_project), "--feature", "81A", "--base-url", llm_server.url, "--no-reranker",
          "--no-cache")
@@ -81,7 +77,7 @@ def test_the_windows_own_classification_is_one_record_never_an_outside_one(
     window.apply_settings(AppSettings.local_server(llm_server.url, model="gpt-4o", reranker=None,
                                                    reviewer="Test Reviewer", timeout_s=10.0))
     _open(qtbot, window, demo_project)
-    seen = _records(window)
+    seen = records(window)
     with qtbot.waitSignal(window.classificationFinished, timeout=WAIT_MS):
         window.features.classify()
     qtbot.wait(2200)  # two looks: the worker's commit is the window's own
@@ -101,7 +97,7 @@ def test_a_batch_import_in_the_profile_dock_is_one_record_of_its_own(
     llm_server.add_rule("dominant order of subject, object and verb", "SOV")
     llm_server.add_rule("Standard negation is the negation", "1")
     server_results(llm_server, requests, results)
-    seen = _records(window)
+    seen = records(window)
     with qtbot.waitSignal(view.batchFileFinished, timeout=WAIT_MS):
         view.batch_files.import_batch_results(results)
     qtbot.wait(2200)
@@ -114,7 +110,7 @@ def test_a_look_between_a_workers_commit_and_its_record_announces_nothing(qtbot,
     """The race the queue's resolution had: the commit lands, the watch looks, then the record arrives."""
     window = main_window
     _open(qtbot, window, demo_project)
-    changes, seen = window.projects.changes, _records(window)
+    changes, seen = window.projects.changes, records(window)
     committed, go_on = threading.Event(), threading.Event()
 
     def job(_progress) -> ProjectChange:
@@ -157,7 +153,7 @@ def test_a_sample_batch_import_into_the_open_project_is_one_record_of_the_sample
         files.write(requests, "81A,GB107")
     llm_server.add_rule("verb-final", "SOV")
     server_results(llm_server, requests, results)
-    seen = _records(main_window)
+    seen = records(main_window)
     with qtbot.waitSignal(files.finished, timeout=WAIT_MS):
         files.import_results(results)
     qtbot.wait(2200)
@@ -179,7 +175,7 @@ def test_a_batch_run_in_the_profile_dock_announces_its_answers_as_its_own(
     view = window.show_profile_view()
     with qtbot.waitSignal(view.estimateShown, timeout=WAIT_MS):
         view.set_feature_set("81A,GB107,49A")
-    seen = _records(window)
+    seen = records(window)
     with qtbot.waitSignal(view.batchFinished, timeout=WAIT_MS) as finished:
         assert view.start_batch() is not None
     assert finished.args == ["done"], view.last_error

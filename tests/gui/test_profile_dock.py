@@ -110,9 +110,8 @@ def test_where_the_person_put_it_is_kept(qtbot, main_window, demo_project, gui_s
     again.close()
 
 
-def test_coding_in_the_window_recounts_the_docks_status_filter(qtbot, main_window, demo_project) -> None:
-    """A value set in the coding panel reaches the dock: "coded (1)", then 'unknown "?" (1)'."""
-    window = main_window
+def _code_two_features_at_1280(qtbot, window, demo_project):
+    """The window at 1280×800 with the dock open, 81A coded SOV and GB107 "?" in the coding panel: the dock."""
     window.resize(1280, 800)
     _open_feature(qtbot, window, demo_project)
     view = _open_dock(qtbot, window)
@@ -122,6 +121,13 @@ def test_coding_in_the_window_recounts_the_docks_status_filter(qtbot, main_windo
         window.select_feature("GB107")
     with qtbot.waitSignal(view.refreshed, timeout=WAIT_MS):
         assert window.coding.set_value("?")
+    return view
+
+
+def test_coding_in_the_window_recounts_the_docks_status_filter(qtbot, main_window, demo_project) -> None:
+    """A value set in the coding panel reaches the dock: "coded (1)", then 'unknown "?" (1)'."""
+    window = main_window
+    view = _code_two_features_at_1280(qtbot, window, demo_project)
     combo = view.status_combo
     assert combo.itemText(combo.findData("coded")) == "coded (1)"
     assert combo.itemText(combo.findData("unknown")) == 'unknown "?" (1)'
@@ -154,15 +160,7 @@ def test_the_docks_not_coded_yet_counts_the_set_the_coder_is_coding(qtbot, main_
 def test_at_1280x800_all_features_shows_the_coded_and_the_not_coded_ones(qtbot, main_window, demo_project) -> None:
     """Issue 29: the dock's first choice lists every feature of the set; the two coded ones among the rest."""
     window = main_window
-    window.resize(1280, 800)
-    _open_feature(qtbot, window, demo_project)
-    view = _open_dock(qtbot, window)
-    with qtbot.waitSignal(view.refreshed, timeout=WAIT_MS):
-        assert window.coding.set_value("SOV")
-    with qtbot.waitSignal(window.retrievalFinished, timeout=WAIT_MS):
-        window.select_feature("GB107")
-    with qtbot.waitSignal(view.refreshed, timeout=WAIT_MS):
-        assert window.coding.set_value("?")
+    view = _code_two_features_at_1280(qtbot, window, demo_project)
     combo = view.status_combo
     assert combo.currentText() == "All features (10)" and combo.itemText(combo.findData("uncoded")) == \
         "not coded yet (8)"
