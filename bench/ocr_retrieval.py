@@ -38,8 +38,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-import pymupdf
-
 from bench.judged import (
     DEFAULT_DATA,
     DEFAULT_GRAMMARS,
@@ -61,6 +59,7 @@ from bench.judged import (
 from bench.ocr_scans import make_scan
 from core.catalog import load_catalog
 from core.ingest.page_reading import OcrOptions
+from core.ingest.pdf_open import open_pdf
 from core.models import Paragraph, Rect
 from core.progress import Progress
 from core.retrieval.settings import RetrievalSettings
@@ -170,7 +169,7 @@ def scanned_project(pdf: Path, cache: Path, *, language: str | None = None, dpi:
     scan = cache / f"{pdf.stem}.scan300.pdf"
     started = time.perf_counter()
     if not scan.exists():
-        with pymupdf.open(pdf) as doc:
+        with open_pdf(pdf) as doc:
             count = doc.page_count
         partial = cache / f"{pdf.stem}.scan300.part.pdf"
         make_scan(pdf, list(range(count)), partial)

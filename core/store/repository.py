@@ -46,6 +46,11 @@ class LanguageSet:
         """Something worth reading about the code (a well-formed one the bundled table does not know); "" if none."""
         return self.check.note
 
+    @property
+    def known(self) -> bool:
+        """Whether the bundled language table knows the code (no code at all counts as known: nothing to doubt)."""
+        return self.check.known
+
 
 def set_language(project: ProjectDatabase, language: Language) -> LanguageSet:
     """Store the project's language; its Glottocode is checked first (nothing is stored if it is malformed).

@@ -153,7 +153,8 @@ def test_a_window_closed_while_it_asks_makes_no_act_and_no_error(qtbot, nameless
             return
         asked.append(True)
         window.close()  # what a script's timer or --quit-after does while the question waits
-        QTimer.singleShot(2000, lambda: dialog.isVisible() and (left_open.append(True), dialog.reject()))
+        # the dialog as context: the check is dropped with it, never run in a later test on a deleted dialog
+        QTimer.singleShot(2000, dialog, lambda: dialog.isVisible() and (left_open.append(True), dialog.reject()))
 
     left_open: list[bool] = []  # the question outlived its window (the old code: only the app's quit ended it)
 
