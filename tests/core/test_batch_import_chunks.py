@@ -23,11 +23,10 @@ from tests.core.test_batch_import_garbage import LLM, dumps, result_for, table_c
 from tests.fixtures_llm import make_llm_project
 
 
-@pytest.fixture(scope="module")
-def long_file(tmp_path_factory) -> tuple[Path, Path, int]:
-    """(a closed project, its results file, the number of lines), written once for the module."""
-    folder = tmp_path_factory.mktemp("chunks")
-    holder = make_llm_project(folder / "master.grammarlens")
+def write_long_results(folder: Path, name: str) -> tuple[Path, Path, int]:
+    """(a closed project ``name`` in ``folder``, a results file answering every Grambank and WALS feature in
+    both configurations, the number of its lines)."""
+    holder = make_llm_project(folder / name)
     holder.project.close()
     requests, results = folder / "requests.jsonl", folder / "results.jsonl"
     features = resolve_feature_set(None, "grambank") + resolve_feature_set(None, "wals")
@@ -37,6 +36,12 @@ def long_file(tmp_path_factory) -> tuple[Path, Path, int]:
     lines = [dumps(result_for(json.loads(x))) for x in requests.read_text(encoding="utf-8").splitlines()]
     results.write_bytes(b"\n".join(lines) + b"\n")
     return holder.path, results, len(lines)
+
+
+@pytest.fixture(scope="module")
+def long_file(tmp_path_factory) -> tuple[Path, Path, int]:
+    """(a closed project, its results file, the number of lines), written once for the module."""
+    return write_long_results(tmp_path_factory.mktemp("chunks"), "master.grammarlens")
 
 
 @pytest.fixture

@@ -10,11 +10,7 @@ create one: the hardest case for a WAL database.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -23,13 +19,7 @@ from core import coding
 from core.models import Language
 from core.store import open_project
 from core.store.repository import set_language
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-def _can_unshare() -> bool:
-    return os.geteuid() == 0 and shutil.which("unshare") is not None and subprocess.run(
-        ["unshare", "-m", "true"], capture_output=True).returncode == 0
+from tests.fixtures_read_only import read_only_runner
 
 
 @pytest.fixture
@@ -42,20 +32,7 @@ def read_only_project(tmp_path: Path):
         coding.code(project, "GB020", "1", note="definite article", reviewer="colleague")
     shutil.rmtree(folder / "colleague.grammarlens.backups", ignore_errors=True)
     assert sorted(p.name for p in folder.iterdir()) == ["colleague.grammarlens"]
-    if _can_unshare():
-        def run(*args: str) -> subprocess.CompletedProcess:
-            script = 'mount --bind -o ro "$1" "$1" && shift && exec "$@"'
-            return subprocess.run(["unshare", "-m", "sh", "-c", script, "sh", str(folder), sys.executable, "main.py",
-                                   *args], cwd=REPO, capture_output=True, text=True, timeout=120)
-    elif os.geteuid() != 0:
-        path.chmod(stat.S_IRUSR | stat.S_IRGRP)
-        folder.chmod(stat.S_IRUSR | stat.S_IXUSR)
-
-        def run(*args: str) -> subprocess.CompletedProcess:
-            return subprocess.run([sys.executable, "main.py", *args], cwd=REPO, capture_output=True, text=True,
-                                  timeout=120)
-    else:
-        pytest.skip("root without 'unshare -m' cannot make a folder read-only")
+    run = read_only_runner(folder, [path])
     before = path.read_bytes()
     yield path, run
     folder.chmod(0o755)

@@ -93,23 +93,11 @@ def test_restore_from_the_oldest_of_five_same_day_backups_keeps_every_backup(pro
 
 def _import_project(folder: Path) -> tuple[Path, Path, int]:
     """The Testish project with a results file answering every Grambank and WALS feature (774 lines)."""
-    from core.profile import BatchSettings, resolve_feature_set
-    from core.profile.batch_files import write_batch_requests
-    from core.retrieval import RetrievalSettings
-    from tests.core.test_batch_import_garbage import LLM, dumps, result_for
-    from tests.fixtures_llm import make_llm_project
+    from tests.core.test_batch_import_chunks import write_long_results
 
-    holder = make_llm_project(folder / "testish.grammarlens")
-    holder.project.close()
-    requests, results = folder / "requests.jsonl", folder / "results.jsonl"
-    features = resolve_feature_set(None, "grambank") + resolve_feature_set(None, "wals")
-    for config in ("rag", "baseline"):
-        settings = BatchSettings(mode="llm", config=config, llm=LLM, retrieval=RetrievalSettings(reranker=None))
-        write_batch_requests([holder.path], features, requests, settings, append=True)
-    lines = [dumps(result_for(json.loads(x))) for x in requests.read_text(encoding="utf-8").splitlines()]
-    results.write_bytes(b"\n".join(lines) + b"\n")
-    shutil.rmtree(backups.backup_dir(holder.path), ignore_errors=True)
-    return holder.path, results, len(lines)
+    path, results, count = write_long_results(folder, "testish.grammarlens")
+    shutil.rmtree(backups.backup_dir(path), ignore_errors=True)
+    return path, results, count
 
 
 def _classifications(path: Path) -> int:

@@ -9,23 +9,13 @@ folder changes and nothing is left beside the projects.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.fixtures_read_only import read_only_runner
 from tests.fixtures_sample import code_values
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-def _can_unshare() -> bool:
-    return os.geteuid() == 0 and shutil.which("unshare") is not None and subprocess.run(
-        ["unshare", "-m", "true"], capture_output=True).returncode == 0
 
 
 @pytest.fixture
@@ -39,21 +29,7 @@ def shelf(demo_copy, tmp_path: Path):
         if leftover.name.endswith(".backups"):
             shutil.rmtree(leftover)
     names = sorted(p.name for p in folder.iterdir())
-    if _can_unshare():
-        def run(*args: str) -> subprocess.CompletedProcess:
-            script = 'mount --bind -o ro "$1" "$1" && shift && exec "$@"'
-            return subprocess.run(["unshare", "-m", "sh", "-c", script, "sh", str(folder), sys.executable, "main.py",
-                                   *args], cwd=REPO, capture_output=True, text=True, timeout=120)
-    elif os.geteuid() != 0:
-        for p in (a, b):
-            p.chmod(stat.S_IRUSR | stat.S_IRGRP)
-        folder.chmod(stat.S_IRUSR | stat.S_IXUSR)
-
-        def run(*args: str) -> subprocess.CompletedProcess:
-            return subprocess.run([sys.executable, "main.py", *args], cwd=REPO, capture_output=True, text=True,
-                                  timeout=120)
-    else:
-        pytest.skip("root without 'unshare -m' cannot make a folder read-only")
+    run = read_only_runner(folder, [a, b])
     before = {p.name: p.read_bytes() for p in (a, b)}
     yield a, b, run
     folder.chmod(0o755)
