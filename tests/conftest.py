@@ -10,6 +10,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -34,3 +36,12 @@ def pytest_report_header(config) -> str:
     real = f"xcb on Xvfb ({xvfb})" if xvfb else "xcb: Xvfb missing, real-window tests skipped"
     return (f"Qt platform plugins: {os.environ['QT_QPA_PLATFORM']} for the widget tests; {real} for "
             "tests/gui/test_real_window_xcb.py")
+
+
+@pytest.fixture(autouse=True)
+def _model_children_may_start():
+    """Each test starts as a fresh app would: an earlier test's window quitting refused new model children."""
+    from core.retrieval.model_process import allow_new
+
+    allow_new()
+    yield

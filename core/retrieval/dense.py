@@ -21,7 +21,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from core.retrieval.bert_encoder import plain_bert
-from core.retrieval.model_process import ModelError, ModelProcess, stop_all
+from core.retrieval.model_process import ModelError, ModelProcess, allow_new, stop_all
 
 _LOG = logging.getLogger(__name__)
 
@@ -191,6 +191,8 @@ def use_model_process(enabled: bool = True) -> None:
     """Serve models from a child process from now on (the desktop app does; see model_process)."""
     global _PROCESS_MODE
     _PROCESS_MODE = enabled
+    if enabled:
+        allow_new()  # a window quitting refused new children until now
 
 
 def model_process_enabled() -> bool:
@@ -286,11 +288,18 @@ def stop_model_processes() -> None:
     """Kill every model child now (the window quitting): a retrieval waiting for a model's load ends at once.
 
     Loading torch in the child takes seconds and reads no request meanwhile, so the window's close
-    used to wait for the whole load (3-5 s, 26 s on two busy cores); the next use starts a new child.
+    used to wait for the whole load (3-5 s, 26 s on two busy cores).  No child starts after this
+    until :func:`use_model_process` or :func:`allow_model_processes` (a new window) says so: a job
+    already past its last look at cancellation would otherwise start one that outlives the window.
     """
     with _LOCK:
         _PROCESSES.clear()
-    stop_all(now=True)
+        stop_all(now=True, refuse_new=True)
+
+
+def allow_model_processes() -> None:
+    """A new window: model children may start again after an earlier window quit (tests open many)."""
+    allow_new()
 
 
 def model_kind(name: str, kind: str = "auto") -> str:

@@ -16,6 +16,7 @@ import atexit
 import contextlib
 import multiprocessing
 import threading
+import time
 from multiprocessing.connection import Connection
 from typing import Any, Callable, Sequence
 
@@ -30,8 +31,11 @@ ModelLoader = Callable[[str, str, str], Any]
 
 LOAD_TIMEOUT_S = 600.0  # first load may include a model download when online
 CALL_TIMEOUT_S = 600.0
+POLL_S = 0.2  # a thread waiting on the child looks this often whether the child was stopped meanwhile
 
 _LIVE: list[ModelProcess] = []
+_LIVE_LOCK = threading.Lock()
+_REFUSING = False  # set by stop_all(refuse_new=True): no child starts while the app quits
 
 
 class ModelError(GrammarLensError):
@@ -48,17 +52,22 @@ class ModelProcess:
 
     def __init__(self, name: str, kind: str, device: str, *, loader: ModelLoader, wait: bool = True) -> None:
         context = multiprocessing.get_context("spawn")
-        self._conn, child = context.Pipe()
-        self._lock = threading.Lock()
-        self._process = context.Process(
-            target=serve, args=(child, loader, name, kind, device), daemon=True, name="grammarlens-model"
-        )
-        self._process.start()
-        child.close()
         self.name, self.kind, self.device = name, kind, device
+        self._lock = threading.RLock()  # one request at a time on the pipe; re-entered by a failed load's close
+        self._closed = False  # set first by close(): a thread waiting on the pipe stops within POLL_S
         self._ready = False
         self._failure: tuple | None = None  # (message, hint) when the model did not load
-        _LIVE.append(self)
+        with _LIVE_LOCK:  # started and listed in one step: a stop_all running meanwhile never misses a child
+            if _REFUSING:
+                raise ModelError("The reranker was not started: GrammarLens is quitting.",
+                                 "Nothing to do; the next start of the app loads it again.")
+            self._conn, child = context.Pipe()
+            self._process = context.Process(
+                target=serve, args=(child, loader, name, kind, device), daemon=True, name="grammarlens-model"
+            )
+            self._process.start()
+            child.close()
+            _LIVE.append(self)
         if wait:
             self.wait_ready()
 
@@ -118,16 +127,25 @@ class ModelProcess:
 
         A child still importing torch reads no "quit" before its import ends (seconds), so a polite
         stop of a loading child costs the whole 5 s wait: the window quitting stops them ``now``.
+        The polite "quit" is sent only while no other thread is writing a request on the pipe (two
+        writers would interleave their bytes); a thread waiting for an answer ends within
+        :data:`POLL_S` with "stopped".
         """
-        with contextlib.suppress(OSError, ValueError):  # the child or the pipe is gone already
-            self._conn.send(("quit",))
+        self._closed = True
+        if not now and self._lock.acquire(timeout=POLL_S):
+            try:
+                with contextlib.suppress(OSError, ValueError):  # the child or the pipe is gone already
+                    self._conn.send(("quit",))
+            finally:
+                self._lock.release()
         self._process.join(timeout=0 if now else 5)
         if self._process.is_alive():
             self._process.kill()
             self._process.join(timeout=5)
         self._conn.close()
-        if self in _LIVE:
-            _LIVE.remove(self)
+        with _LIVE_LOCK:
+            if self in _LIVE:
+                _LIVE.remove(self)
 
     def _call(self, method: str, *args: Any) -> Any:
         self.wait_ready()
@@ -143,9 +161,14 @@ class ModelProcess:
         return rest[0]
 
     def _receive(self, timeout: float) -> tuple:
+        """The child's next message, waited for in slices of :data:`POLL_S` so that a close ends the wait."""
+        deadline = time.monotonic() + timeout
         try:
-            if not self._conn.poll(timeout):
-                return ("error", f"The reranker did not answer within {timeout:.0f} s.", "")
+            while not self._conn.poll(max(0.0, min(POLL_S, deadline - time.monotonic()))):
+                if self._closed:
+                    return ("error", "The reranker process was stopped.", "Retry; GrammarLens starts a new one.")
+                if time.monotonic() >= deadline:
+                    return ("error", f"The reranker did not answer within {timeout:.0f} s.", "")
             return self._conn.recv()
         except (EOFError, OSError):
             return ("error", "The reranker process stopped unexpectedly.",
@@ -186,11 +209,33 @@ def _model_error(rest: Sequence) -> GrammarLensError:
     return ModelError(message, hint)
 
 
-def stop_all(now: bool = False) -> None:
+def stop_all(now: bool = False, *, refuse_new: bool = False) -> None:
     """Stop every model child (``now``: killed at once, see :meth:`ModelProcess.close`); a thread waiting on one
-    gets "the reranker process stopped" at once instead of waiting for its load."""
-    for process in list(_LIVE):
+    gets "the reranker process stopped" within :data:`POLL_S` instead of waiting for its load.
+
+    ``refuse_new`` (the window quitting): from now on no child starts, until :func:`allow_new`; without
+    it, a worker between its "is the model loading?" and its load would start a fresh child after the
+    stop, which nobody stops and which outlives the window.
+    """
+    global _REFUSING
+    with _LIVE_LOCK:
+        _REFUSING = _REFUSING or refuse_new
+        processes = list(_LIVE)
+    for process in processes:
         process.close(now)
+
+
+def allow_new() -> None:
+    """Let model children start again (a new window, or the app switching process mode on)."""
+    global _REFUSING
+    with _LIVE_LOCK:
+        _REFUSING = False
+
+
+def live_count() -> int:
+    """How many model children run now (the quit tests and the bench look)."""
+    with _LIVE_LOCK:
+        return len(_LIVE)
 
 
 atexit.register(stop_all)

@@ -120,6 +120,13 @@ def model_process_mode() -> bool:
     return model_process_enabled()
 
 
+def allow_models() -> None:
+    """A new window: embedding-model children may start again after an earlier window quit."""
+    from core.retrieval.dense import allow_model_processes
+
+    allow_model_processes()
+
+
 def start_model(retrieval: Any) -> None:
     """Begin loading the retrieval settings' embedding model (returns at once in process mode)."""
     from core.retrieval.dense import start_model as _start

@@ -65,6 +65,7 @@ class MainWindow(QMainWindow):
         self.settings: AppSettings = load_settings(self.store)
         self.state = WindowState()
         self.runner = OperationRunner(parent=self)
+        backend.allow_models()  # an earlier window's quitting refused new model children
         self.projects = ProjectController(self.state, self.runner, self.store, self)
         self.features = FeatureController(self.state, self.runner, self.projects, lambda: self.settings, self)
         self.coding = CodingController(self.state, self.runner, self.projects, self.features,

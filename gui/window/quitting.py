@@ -5,7 +5,8 @@ for all of them, up to 30 s.  Jobs stop at their next progress step, but two kin
 none: a retrieval waiting for the reranker model still loading in its child process (torch takes
 seconds to import; 3-5 s on a free machine, 26 s on two busy cores), and a request to the language
 model waiting for its answer (up to the client's timeout).  Now the model children are killed at
-once (a waiting retrieval then ends, cancelled), the rest gets :data:`WAIT_MS`, and a job still
+once and no new one may start (a waiting retrieval then ends, cancelled; a job past its last look at
+cancellation cannot start a child that outlives the window), the rest gets :data:`WAIT_MS`, and a job still
 running after that is left behind: :func:`leave_now` ends the process without waiting for it once
 the event loop is done.  Nothing is lost by that: every write of core is one SQLite transaction,
 which a process ending mid-way rolls back (the kill -9 tests of ingest show it), and the window's own

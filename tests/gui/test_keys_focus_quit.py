@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
@@ -122,3 +125,53 @@ def test_closing_while_the_model_loads_leaves_no_job_and_no_model_process(qtbot,
     assert not window.runner.pool.live and not _LIVE  # the job ended (cancelled), the model's child is gone
     qtbot.wait(100)
     assert errors == []  # a job stopped by quitting is cancelled, not an error to show
+    stop = time.monotonic() + 2.0
+    while time.monotonic() < stop:  # no job or timer left behind starts a model child after the close
+        qtbot.wait(100)
+        assert not _LIVE and not window.runner.pool.live
+
+
+def test_no_model_child_starts_once_quitting_stopped_them(minilm_path) -> None:
+    """A job past its last look at cancellation would start a fresh child that outlives the window."""
+    from core.retrieval import dense
+    from core.retrieval.model_process import ModelError, live_count
+
+    dense.use_model_process(True)
+    try:
+        dense.stop_model_processes()
+        with pytest.raises(ModelError, match="quitting"):
+            dense.load_model(str(minilm_path))
+        dense.start_model(str(minilm_path))  # an early start says nothing and starts nothing
+        assert live_count() == 0 and not dense.model_loading(str(minilm_path))
+        dense.allow_model_processes()  # a new window
+        assert dense.load_model(str(minilm_path)).encode(["SOV order"]).shape[0] == 1
+        assert live_count() == 1
+    finally:
+        dense.stop_model_processes()
+        dense.use_model_process(False)
+    assert live_count() == 0
+
+
+def test_a_thread_waiting_for_a_loading_model_ends_soon_after_the_child_is_stopped(minilm_path) -> None:
+    """Closing a child wakes a thread waiting on its pipe within POLL_S, whatever the pipe does."""
+    from core.retrieval import dense
+    from core.retrieval.model_process import POLL_S, ModelError, ModelProcess
+
+    served = ModelProcess(str(minilm_path), "bi", "cpu", loader=dense.load_in_model_process, wait=False)
+    outcome: list = []
+    waiting = threading.Thread(target=lambda: outcome.append(_error_of(served.wait_ready)))
+    waiting.start()
+    time.sleep(0.1)
+    started = time.monotonic()
+    served.close(now=True)
+    waiting.join(timeout=10)
+    assert not waiting.is_alive() and isinstance(outcome[0], ModelError)
+    assert time.monotonic() - started < 5 + 2 * POLL_S
+
+
+def _error_of(call) -> BaseException | None:
+    try:
+        call()
+    except BaseException as exc:
+        return exc
+    return None
