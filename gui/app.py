@@ -31,6 +31,10 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     app.setOrganizationName(APP_NAME)
     app.setApplicationName(APP_NAME)
     app.setApplicationDisplayName(APP_NAME)
+    # garbage is collected on this thread only: freed in a worker, a Qt object can deadlock the window
+    from gui.common.gui_collector import install
+
+    install(app)
     # torch's import holds the GIL for seconds at a time: the app loads reranker models in a child
     # process so that the window never freezes (the CLI keeps them in-process)
     from core.retrieval.dense import use_model_process
