@@ -45,16 +45,20 @@ class ProjectWatch:
         self._own: set[int] = set()
         self._own_answers: set[str] = set()  # features this window stored model answers for (already announced)
         self._own_answers_upto = 0  # ...in answers up to this id (a later one is someone else's)
+        self._own_answer_ids: set[int] = set()  # answers this window stored, by id (a record that names them)
         self._again = False  # the last look skipped something: look again even if data_version stayed
 
     def own(self, change: ProjectChange) -> None:
         """What this window wrote itself (already on its screens): a later look leaves it out.
 
-        Decision rows by id; model answers (a classification or a batch file imported by the window,
-        from a worker's connection) by the features the record names.
+        Decision rows by id; model answers by their ids when the record names them (a classification
+        of the window: another program's answer to the same feature, committed between the window's
+        commit and its record, stays theirs), else by the features the record names (a batch file).
         """
         self._own.update(d.id for d in change.decisions)
-        if change.act in ANSWER_ACTS:
+        if change.answers:
+            self._own_answer_ids.update(i for i in change.answers if i > self._last_answer)
+        elif change.act in ANSWER_ACTS:
             self._own_answers.update(change.features)
             self._own_answers_upto = self._last_answer_id()
         if change.language or change.documents or change.whole_project:  # its own reading of them is current
@@ -89,9 +93,10 @@ class ProjectWatch:
         answered = self._answers_after(self._last_answer)
         if answered:
             self._last_answer = max(answered)
-            answered = {i: f for i, f in answered.items()
-                        if f not in self._own_answers or i > self._own_answers_upto}
+            answered = {i: f for i, f in answered.items() if i not in self._own_answer_ids
+                        and (f not in self._own_answers or i > self._own_answers_upto)}
         self._own_answers.clear()
+        self._own_answer_ids = {i for i in self._own_answer_ids if i > self._last_answer}
         return ProjectChange(Act.OUTSIDE, _with_parts(answered.values()), statuses=True) if answered else None
 
     def _language_and_documents(self) -> ProjectChange | None:

@@ -130,6 +130,29 @@ def test_the_watch_leaves_out_model_answers_the_window_stored_itself(tmp_path: P
     assert third is not None and third.features == {"81A"}
 
 
+def test_another_programs_answer_to_the_same_feature_stays_theirs_when_the_record_names_the_windows_ids(
+        tmp_path: Path) -> None:
+    """The window's classification of 81A commits, the CLI's answer to 81A commits, then the window's record
+    arrives: by feature the CLI's answer would be taken for the window's; by id it is found as another's."""
+    from core.changes import classified
+    from core.records.classifications import ValueRecord
+    from core.store.classifications import save_classification
+    from tests.core.test_export_fuzz import classification
+
+    window, worker = _two_connections(tmp_path)
+    cli = open_project(worker.path, backup=False)
+    watch = ProjectWatch(window)
+    with worker.transaction():
+        ours = save_classification(worker, classification("81A", [ValueRecord("81A", "1", "SOV")]), {})
+    with cli.transaction():
+        theirs = save_classification(cli, classification("81A", [ValueRecord("81A", "2", "SVO")]), {})
+    assert ours.id is not None and theirs.id is not None and theirs.id > ours.id
+    watch.own(classified({"81A"}, [ours.id]))
+    found = watch.look()
+    assert found is not None and found.features == {"81A"} and found.act == Act.OUTSIDE
+    assert watch.look() is None  # once
+
+
 def test_a_look_leaves_what_the_window_is_writing_for_later_and_finds_the_rest(tmp_path: Path) -> None:
     """While the window's worker writes decisions (a resolution), its rows are not someone else's yet: the look
     skips decisions, still finds another program's language; the next look (data_version unchanged) the rows."""
