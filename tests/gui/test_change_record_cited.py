@@ -89,6 +89,7 @@ def test_evidence_found_after_the_clis_answer_arrived_does_not_replace_the_parag
     cited = set(window.state.cited)
     assert len(cited) == 2 and cited <= set(rows)  # every cited paragraph is on screen
     assert window.state.classification.id == stored.id
+    window.grab().save("/tmp/grammarlens-cli-answer-keeps-its-evidence.png")
 
 
 def test_the_windows_answer_arriving_after_a_newer_one_of_the_cli_never_hides_it(
