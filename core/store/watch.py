@@ -7,6 +7,10 @@ read of the file, so the window can ask it every second.  When it moved, the dec
 since the last look (less the window's own, which it has announced already), the model answers
 stored since (a batch file imported, ``classify`` run beside the window), the language and the
 number of grammars say what changed.  Qt-free: the window's timer only calls :meth:`ProjectWatch.look`.
+
+The window's own answers are told from another program's by id when its record names them (a
+classification), and by their link to a batch request while the window imports a batch file: an
+import commits in chunks for minutes, and another program's ``classify`` meanwhile is shown at once.
 """
 
 from __future__ import annotations
