@@ -16,6 +16,7 @@ of the book would hold them), so the order of the race is fixed, not left to tim
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -121,3 +122,35 @@ def test_the_windows_answer_arriving_after_a_newer_one_of_the_cli_never_hides_it
     assert [h.paragraph.id for h in window.state.hits] == evidence
     assert [(c.act, who is window.features) for c, who in seen][:1] == [(Act.CLASSIFY, True)]
     assert any(c.act == Act.OUTSIDE and "81A" in c.features and who is None for c, who in seen)  # announced
+
+
+def test_accept_never_takes_an_answer_older_than_one_another_program_stored_meanwhile(
+        qtbot, main_window, demo_project, llm_server) -> None:
+    """The coder reads the CLI's first answer; before the window's next look a second one is committed: Accept
+    refuses the stale one (no decision), the newer answer is shown at once, and the next Accept takes it."""
+    from core.coding import current
+    from core.records.classifications import ValueRecord
+    from core.store.classifications import save_classification
+    from core.timestamps import now_iso
+    from tests.core.test_export_fuzz import classification
+
+    llm_server.add_rule("dominant order of subject, object and verb", "SOV")
+    window = main_window
+    with qtbot.waitSignal(window.retrievalFinished, timeout=WAIT_MS):
+        assert window.open_project(demo_project, feature="81A")
+    _classify_in_the_cli(demo_project, llm_server.url)
+    qtbot.waitUntil(lambda: window.state.classification is not None, timeout=5000)
+    read = window.state.classification
+    with open_project(demo_project, backup=False) as other, other.transaction():  # no look of the window since
+        answer = classification("81A", [ValueRecord("81A", "2", "SVO")])
+        newer = save_classification(other, dataclasses.replace(answer, created_at=now_iso()), {})
+
+    assert not window.coding.accept()
+    assert "newer model answer for 81A" in window.statusBar().currentMessage()
+    assert window.state.classification.id == newer.id != read.id  # shown at once, not at the next look
+    with open_project(demo_project, readonly=True) as db:
+        assert current(db, "81A") is None  # nothing was decided from the stale answer
+    assert window.coding.accept()
+    with open_project(demo_project, readonly=True) as db:
+        decision = current(db, "81A")
+        assert decision is not None and decision.code == "2"
