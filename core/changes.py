@@ -64,6 +64,7 @@ class ProjectChange:
     whole_project: bool = False
     decisions: tuple[Decision, ...] = ()  # the rows the act appended, oldest first (the pass's Ctrl+Z needs them)
     restored: Mapping[str, Decision | None] = field(default_factory=_nothing)  # undo: feature -> what counts again
+    answers: frozenset[int] = frozenset()  # ids of the model answers the act stored (tells them from another's)
 
     def touches(self, feature_id: str | None) -> bool:
         """True when what a screen shows of ``feature_id`` may have changed."""
@@ -85,7 +86,7 @@ class ProjectChange:
             self.statuses or other.statuses, self.pins or other.pins, self.notes or other.notes,
             self.language or other.language, self.documents or other.documents,
             self.whole_project or other.whole_project, self.decisions + other.decisions,
-            MappingProxyType({**self.restored, **other.restored}))
+            MappingProxyType({**self.restored, **other.restored}), self.answers | other.answers)
 
 
 def decided(act: Act | str, rows: Iterable[Decision], restored: Mapping[str, Decision | None] | None = None
@@ -123,6 +124,11 @@ def answers_imported(feature_ids: Iterable[str]) -> ProjectChange:
     return ProjectChange(Act.BATCH_IMPORT, frozenset(feature_ids), statuses=True)
 
 
-def classified(feature_ids: Iterable[str]) -> ProjectChange:
-    """The model answered these features in the window (a feature and the parts of a multi-label one)."""
-    return ProjectChange(Act.CLASSIFY, frozenset(feature_ids), statuses=True)
+def classified(feature_ids: Iterable[str], answers: Iterable[int] = ()) -> ProjectChange:
+    """The model answered these features in the window (a feature and the parts of a multi-label one).
+
+    ``answers``: the ids of the rows it stored, so that another program's answer to the same feature,
+    committed in between, is still found as theirs (none: an answer that came from the cache or
+    whose ids are unknown; the watch then goes by feature).
+    """
+    return ProjectChange(Act.CLASSIFY, frozenset(feature_ids), statuses=True, answers=frozenset(answers))

@@ -51,6 +51,7 @@ from gui.coding.pinned_evidence import PinnedEvidence
 from gui.common.operations import OperationRunner
 from gui.common.settings import AppSettings
 from gui.common.window_state import WindowState
+from gui.features import review
 from gui.features.feature_controller import FeatureController
 from gui.project.project_controller import ProjectController
 
@@ -194,7 +195,13 @@ class CodingController(QObject):
         if classification is None or classification.id is None:
             self.message.emit("There is no model answer to accept; choose a value instead.", 5000)
             return False
-        cid = classification.id
+        cid, project = classification.id, self.projects.project
+        newest = review.latest_classification(project, classification.feature_id) if project is not None else None
+        if newest is not None and newest.id != cid:  # another program answered since: accept what was read
+            self.changes.look()  # its record now, not at the next look: the panels show the newer answer
+            self.message.emit(f"A newer model answer for {classification.feature_id} was stored by another program; "
+                              "it is shown now. Read it, then accept again.", 8000)
+            return False
         return self._act(lambda project, who: acts.accept(project, cid, reviewer=who), "Accepted.") is not None
 
     def add_note(self, text: str) -> bool:

@@ -72,10 +72,20 @@ class CodingPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 2, 6, 2)
         layout.setSpacing(3)
+        layout.addLayout(self._head())
+        layout.addLayout(self._body(), 1)
+        layout.addLayout(self._note_row())
+        self.pins_label = self._pins()
+        layout.addWidget(self.pins_label)
+        self.history = self._history()
+        layout.addWidget(self.history)
+        self.show_coding(self.view)
 
+    # ------------------------------------------------------------------ building (top to bottom, in tab order)
+    def _head(self) -> QHBoxLayout:
+        """"Your value", what counts now and who set it, and the Description switch."""
         head = QHBoxLayout()
-        title = QLabel("<b>Your value</b>")
-        head.addWidget(title)
+        head.addWidget(QLabel("<b>Your value</b>"))
         self.status_label = QLabel("")
         self.status_label.setAccessibleName("Current decision")
         self.status_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -89,21 +99,13 @@ class CodingPanel(QWidget):
         self.describe_button.setAccessibleName("Show the feature's description")
         self.describe_button.toggled.connect(self._toggle_description)
         head.addWidget(self.describe_button)
-        layout.addLayout(head)
+        return head
 
+    def _body(self) -> QHBoxLayout:
+        """The values with Set and Undo under them, and beside them the description (hidden until asked)."""
         body = QHBoxLayout()
         left = QVBoxLayout()
-        self.values = QListWidget()
-        self.values.setAccessibleName("Values of the feature")
-        self.values.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.values.setUniformItemSizes(True)
-        self.values.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
-        # values run down then into a next column: a WALS set of seven or nine fits without scrolling
-        self.values.setFlow(QListView.Flow.TopToBottom)
-        self.values.setWrapping(True)
-        self.values.setResizeMode(QListView.ResizeMode.Adjust)
-        self.values.setSpacing(1)
-        self.values.itemDoubleClicked.connect(lambda _item: self.confirm())
+        self.values = self._value_list()
         left.addWidget(self.values, 1)
         buttons = QHBoxLayout()
         self.set_button = QPushButton("Set value")
@@ -116,14 +118,30 @@ class CodingPanel(QWidget):
         buttons.addWidget(self.undo_button)
         left.addLayout(buttons)
         body.addLayout(left, 1)
-
         self.description = QTextBrowser()
         self.description.setAccessibleName("Description of the feature")
         self.description.setOpenExternalLinks(False)
         self.description.setVisible(False)
         body.addWidget(self.description, 2)
-        layout.addLayout(body, 1)
+        return body
 
+    def _value_list(self) -> QListWidget:
+        """The closed value set: keys come from the coding pass, so the list takes focus only on a click."""
+        values = QListWidget()
+        values.setAccessibleName("Values of the feature")
+        values.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        values.setUniformItemSizes(True)
+        values.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        # values run down then into a next column: a WALS set of seven or nine fits without scrolling
+        values.setFlow(QListView.Flow.TopToBottom)
+        values.setWrapping(True)
+        values.setResizeMode(QListView.ResizeMode.Adjust)
+        values.setSpacing(1)
+        values.itemDoubleClicked.connect(lambda _item: self.confirm())
+        return values
+
+    def _note_row(self) -> QHBoxLayout:
+        """A note (Enter stores it) and a printed page to pin that the evidence list does not show."""
         note_row = QHBoxLayout()
         self.note_edit = QLineEdit()
         self.note_edit.setPlaceholderText("Note (Enter stores it)…")
@@ -137,25 +155,29 @@ class CodingPanel(QWidget):
         self.page_edit.setMaximumWidth(90)
         self.page_edit.returnPressed.connect(self._pin_page)
         note_row.addWidget(self.page_edit)
-        layout.addLayout(note_row)
+        return note_row
 
-        self.pins_label = QLabel("")
-        self.pins_label.setAccessibleName("Pinned evidence")
-        self.pins_label.setWordWrap(True)
-        self.pins_label.setTextFormat(Qt.TextFormat.RichText)
-        self.pins_label.linkActivated.connect(self._unpin_link)
-        layout.addWidget(self.pins_label)
-        self.history = QLabel("")
-        self.history.setAccessibleName("History of the decisions")
-        self.history.setTextFormat(Qt.TextFormat.PlainText)
-        self.history.setWordWrap(True)
-        self.history.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        small = QFont(self.history.font())
+    def _pins(self) -> QLabel:
+        """The pins, each with a × link that unpins it."""
+        pins = QLabel("")
+        pins.setAccessibleName("Pinned evidence")
+        pins.setWordWrap(True)
+        pins.setTextFormat(Qt.TextFormat.RichText)
+        pins.linkActivated.connect(self._unpin_link)
+        return pins
+
+    def _history(self) -> QLabel:
+        """The latest acts, smaller and dimmer than the decision itself (all of them in its tooltip)."""
+        history = QLabel("")
+        history.setAccessibleName("History of the decisions")
+        history.setTextFormat(Qt.TextFormat.PlainText)
+        history.setWordWrap(True)
+        history.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        small = QFont(history.font())
         small.setPointSizeF(small.pointSizeF() * 0.9)
-        self.history.setFont(small)
-        self.history.setStyleSheet("color: palette(dark);")
-        layout.addWidget(self.history)
-        self.show_coding(self.view)
+        history.setFont(small)
+        history.setStyleSheet("color: palette(dark);")
+        return history
 
     # ------------------------------------------------------------------ what the controller shows
     def show_coding(self, view: CodingView) -> None:

@@ -52,7 +52,20 @@ class SettingsDialog(QDialog):
         self._original = settings
         self._test: Operation[str] | None = None
         layout = QVBoxLayout(self)
+        layout.addWidget(self._llm_group(settings))
+        layout.addWidget(self._retrieval_group(settings))
+        layout.addWidget(self._review_group(settings))
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.provider.currentIndexChanged.connect(self._provider_changed)
+        self.provider.setCurrentIndex(max(0, self.provider.findData(settings.provider)))
+        self._provider_changed()
 
+    # ------------------------------------------------------------------ building (in tab order)
+    def _llm_group(self, settings: AppSettings) -> QGroupBox:
+        """Which model to ask: provider, server, model, temperature, the key and a test of the connection."""
         llm = QGroupBox("Language model")
         form = QFormLayout(llm)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
@@ -74,6 +87,12 @@ class SettingsDialog(QDialog):
         self.temperature.setValue(settings.llm.temperature)
         self.temperature.setAccessibleName("Temperature")
         form.addRow("&Temperature:", self.temperature)
+        self._add_key_rows(form, settings)
+        form.addRow("", self._test_row())
+        return llm
+
+    def _add_key_rows(self, form: QFormLayout, settings: AppSettings) -> None:
+        """The API key (hidden unless Show is pressed) and where it is kept: never in the project file."""
         key_row = QHBoxLayout()
         self.api_key = QLineEdit(get_api_key(settings))
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
@@ -99,6 +118,9 @@ class SettingsDialog(QDialog):
         self.key_note.setMinimumHeight(self.key_note.sizeHint().height())
         self.key_note.setStyleSheet("color: palette(mid);")
         form.addRow("", self.key_note)
+
+    def _test_row(self) -> QHBoxLayout:
+        """Test connection and its answer (the server's words, or what to fix), selectable for a bug report."""
         test_row = QHBoxLayout()
         self.test_button = QPushButton("Test &connection")
         self.test_button.setAccessibleName("Test connection")
@@ -109,9 +131,10 @@ class SettingsDialog(QDialog):
         self.test_result.setAccessibleName("Connection test result")
         self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         test_row.addWidget(self.test_result, 1)
-        form.addRow("", test_row)
-        layout.addWidget(llm)
+        return test_row
 
+    def _retrieval_group(self, settings: AppSettings) -> QGroupBox:
+        """How evidence is found: the reranker (and whether this build has one), how much is kept and sent."""
         retrieval = QGroupBox("Retrieval")
         rform = QFormLayout(retrieval)
         self.reranker_model = QComboBox()
@@ -141,24 +164,17 @@ class SettingsDialog(QDialog):
         self.token_budget.setSingleStep(500)
         self.token_budget.setSuffix(" tokens")
         rform.addRow("&Evidence budget:", self.token_budget)
-        layout.addWidget(retrieval)
+        return retrieval
 
+    def _review_group(self, settings: AppSettings) -> QGroupBox:
+        """Who reviews: the name every act is recorded under (its placeholder: the name used when it is empty)."""
         review = QGroupBox("Review")
         vform = QFormLayout(review)
         self.reviewer = QLineEdit(settings.reviewer)
         self.reviewer.setPlaceholderText(settings.reviewer_name)
         self.reviewer.setAccessibleName("Reviewer name")
         vform.addRow("Reviewer &name:", self.reviewer)
-        layout.addWidget(review)
-
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
-
-        self.provider.currentIndexChanged.connect(self._provider_changed)
-        self.provider.setCurrentIndex(max(0, self.provider.findData(settings.provider)))
-        self._provider_changed()
+        return review
 
     @staticmethod
     def _spin(value: int, low: int, high: int, name: str) -> QSpinBox:

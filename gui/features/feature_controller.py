@@ -58,6 +58,7 @@ class FeatureController(QObject):
         self._retrieval: Operation | None = None
         self._rerank: Operation | None = None
         self._classification: Operation | None = None
+        self._answer_evidence = False  # the evidence on screen is a stored answer's own (never replaced by a retrieval)
         # evidence retrieved ahead of time (the coding pass's look-ahead), asked before retrieving
         self._prefetched: Callable[[Feature], list | None] = lambda _feature: None
         self.preparation = BookPreparation(runner, settings, self)
@@ -109,6 +110,7 @@ class FeatureController(QObject):
     def choose(self, feature: Feature | None) -> None:
         """Show ``feature``: its stored value and evidence if it was classified, else retrieve its evidence."""
         self._stop_rerank()
+        self._answer_evidence = False
         self.state.choose_feature(feature)
         self.featureChanged.emit()
         self.valueChanged.emit(None)
@@ -127,8 +129,7 @@ class FeatureController(QObject):
             return
         stored = review.latest_classification(project, feature.id)
         if stored is not None and (shown is None or stored.id != shown.id):
-            self._stop_rerank()  # the stored answer brings its own evidence
-            self._show_classification(stored)
+            self._show_classification(stored)  # with its own evidence: a retrieval running meanwhile is dropped
 
     def _show_stored(self) -> bool:
         """Show the newest stored classification; true when it brought its evidence along."""
@@ -154,12 +155,14 @@ class FeatureController(QObject):
         self.preparation.ensure()  # new settings (another model) need their own preparation
 
         def done(hits: list) -> None:
-            if self.state.is_current(feature):
+            if not self.state.is_current(feature):
+                return
+            if not self._answer_evidence:  # an answer shown meanwhile brought the paragraphs it cites
                 self.state.set_hits(hits)
                 self.evidenceChanged.emit()
-                self.retrievalFinished.emit()
-                if any(h.provisional for h in hits):
-                    self._start_rerank(path, feature, settings)
+            self.retrievalFinished.emit()
+            if not self._answer_evidence and any(h.provisional for h in hits):
+                self._start_rerank(path, feature, settings)
 
         self._stop_rerank()
         ready = self._prefetched(feature)
@@ -242,8 +245,9 @@ class FeatureController(QObject):
 
         def done(result: Classification) -> None:
             if self.state.is_current(feature):
-                self._show_classification(result)
-            changes.announce(classified({feature.id, *feature.multi_label}), self)  # statuses, marks, the profile
+                self._show_classification(self._newest(result))
+            answers = [result.id] if result.id is not None else []
+            changes.announce(classified({feature.id, *feature.multi_label}, answers), self)  # statuses, the profile
             if self.state.is_current(feature):
                 self.classificationFinished.emit()
 
@@ -255,11 +259,24 @@ class FeatureController(QObject):
             .with_progress(f"Classifying {feature.id}"), frozenset({Written.ANSWERS})).run_in_background()
         return self._classification
 
+    def _newest(self, result: Classification) -> Classification:
+        """``result``, or the answer another program stored for its feature after it (the CLI's ``classify``
+        committing while this window's worker handed its own answer over): never hide a newer answer."""
+        project = self.projects.project
+        stored = review.latest_classification(project, result.feature_id) if project is not None else None
+        return stored if stored is not None and (stored.id or 0) > (result.id or 0) else result
+
     def _show_classification(self, result: Classification) -> None:
+        """Show a stored answer with the paragraphs it cites: a retrieval still running for the feature
+        (or its re-ranking) is dropped, since its list would replace the answer's own evidence."""
         view = review.describe(result, self.projects.project)
         self.state.set_classification(result, view.cited_ids)
         self.valueChanged.emit(view)
         if view.evidence_hits:
+            self._answer_evidence = True
+            self._stop_rerank()
+            if self._retrieval is not None and self._retrieval.running:
+                self._retrieval.cancel()  # its result, if it still comes, is not shown (see ``retrieve``)
             self.state.set_hits(view.evidence_hits)
             self.evidenceChanged.emit()
         else:

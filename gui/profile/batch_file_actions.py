@@ -95,7 +95,7 @@ class BatchFiles(QObject):
         operation = self._run(lambda progress: backend.import_batch_file(path, Path(results_path), progress),
                               summarise_import, "imported", "Importing the results")
         if changes is not None:  # an act: its record (the features answered) reaches every panel, once
-            changes.writing(operation, frozenset({Written.ANSWERS})).success(
+            changes.writing(operation, frozenset({Written.BATCH_ANSWERS})).success(
                 lambda report: _announce(changes, report.change_for(path), self.dock))
         return operation
 

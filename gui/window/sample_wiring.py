@@ -58,7 +58,7 @@ def _follow_import(window: MainWindow, batch: SampleBatchFiles, operation: Opera
         if change is not None and not change.empty:
             changes.announce(change, batch)
 
-    changes.writing(operation, frozenset({Written.ANSWERS})).success(imported)
+    changes.writing(operation, frozenset({Written.BATCH_ANSWERS})).success(imported)
 
 
 def open_queue(window: MainWindow, b_path: str | Path | None = None) -> DisagreementQueue | None:

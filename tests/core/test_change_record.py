@@ -130,6 +130,75 @@ def test_the_watch_leaves_out_model_answers_the_window_stored_itself(tmp_path: P
     assert third is not None and third.features == {"81A"}
 
 
+def test_another_programs_answer_to_the_same_feature_stays_theirs_when_the_record_names_the_windows_ids(
+        tmp_path: Path) -> None:
+    """The window's classification of 81A commits, the CLI's answer to 81A commits, then the window's record
+    arrives: by feature the CLI's answer would be taken for the window's; by id it is found as another's."""
+    from core.changes import classified
+    from core.records.classifications import ValueRecord
+    from core.store.classifications import save_classification
+    from tests.core.test_export_fuzz import classification
+
+    window, worker = _two_connections(tmp_path)
+    cli = open_project(worker.path, backup=False)
+    watch = ProjectWatch(window)
+    with worker.transaction():
+        ours = save_classification(worker, classification("81A", [ValueRecord("81A", "1", "SOV")]), {})
+    with cli.transaction():
+        theirs = save_classification(cli, classification("81A", [ValueRecord("81A", "2", "SVO")]), {})
+    assert ours.id is not None and theirs.id is not None and theirs.id > ours.id
+    watch.own(classified({"81A"}, [ours.id]))
+    found = watch.look()
+    assert found is not None and found.features == {"81A"} and found.act == Act.OUTSIDE
+    assert watch.look() is None  # once
+
+
+def _batch_answer(db, feature_id: str, value: str):
+    """An answer stored as a batch file's import stores it: linked to its batch request, in one transaction."""
+    from core.records.classifications import ValueRecord
+    from core.store.batch_requests import BatchRequest, mark_imported, put_requests
+    from core.store.classifications import save_classification
+    from tests.core.test_export_fuzz import classification
+
+    custom_id = f"test|{feature_id}|{value}"
+    with db.transaction():
+        put_requests(db, [BatchRequest(custom_id, feature_id, "rag", "Testish", "json", "hash", {}, {}, None, (), 0, "",
+                                       None)])
+        stored = save_classification(db, classification(feature_id, [ValueRecord(feature_id, value, value)]), {})
+        assert stored.id is not None
+        mark_imported(db, custom_id, stored.id)
+    return stored
+
+
+def test_while_the_window_imports_a_batch_file_only_its_answers_wait(tmp_path: Path) -> None:
+    """Written.BATCH_ANSWERS: the import's answers (linked to batch requests) wait for its record, another
+    program's classify is found at once; the record takes the held ones; a cancelled import's show after it."""
+    from core.changes import answers_imported
+    from core.records.classifications import ValueRecord
+    from core.store.classifications import save_classification
+    from core.store.watch import Written
+    from tests.core.test_export_fuzz import classification
+
+    window, worker = _two_connections(tmp_path)
+    cli = open_project(worker.path, backup=False)
+    watch = ProjectWatch(window)
+    importing = frozenset({Written.BATCH_ANSWERS})
+    _batch_answer(worker, "81A", "1")  # the import's first chunk
+    with cli.transaction():  # meanwhile the CLI's classify
+        save_classification(cli, classification("GB107", [ValueRecord("GB107", "1", "present")]), {})
+    found = watch.look(importing)
+    assert found is not None and found.features == {"GB107"} and found.act == Act.OUTSIDE
+    _batch_answer(worker, "GB020", "1")  # the import's last chunk, committed after that look
+    assert watch.look(importing) is None
+    watch.own(answers_imported({"81A", "GB020"}))  # its record: both are the window's own
+    assert watch.look() is None and watch.look() is None
+
+    _batch_answer(worker, "49A", "2")  # a second import, cancelled after its first chunk
+    assert watch.look(importing) is None
+    cancelled = watch.look()  # over without a record: what it stored is shown now, once
+    assert cancelled is not None and cancelled.features == {"49A"} and watch.look() is None
+
+
 def test_a_look_leaves_what_the_window_is_writing_for_later_and_finds_the_rest(tmp_path: Path) -> None:
     """While the window's worker writes decisions (a resolution), its rows are not someone else's yet: the look
     skips decisions, still finds another program's language; the next look (data_version unchanged) the rows."""
