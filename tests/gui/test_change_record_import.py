@@ -60,20 +60,7 @@ def test_another_programs_answer_is_announced_between_the_chunks_of_the_windows_
         qtbot, main_window, demo_project, llm_server, llm_settings, tmp_path, held_between_chunks) -> None:
     reached, go_on = held_between_chunks
     window = main_window
-    window.apply_settings(AppSettings(llm=llm_settings, retrieval=AppSettings().retrieval.with_(reranker=None)))
-    with qtbot.waitSignal(window.retrievalFinished, timeout=WAIT_MS):
-        assert window.open_project(demo_project, feature="81A")
-    view = window.show_profile_view()
-    view.set_feature_set("81A,GB107")
-    requests, answers = tmp_path / "requests.jsonl", tmp_path / "answers.jsonl"
-    with qtbot.waitSignal(view.batchFileFinished, timeout=WAIT_MS):
-        view.batch_files.export_batch_file(requests)
-    llm_server.add_rule("dominant order of subject, object and verb", "SOV")
-    llm_server.add_rule("Standard negation is the negation", "1")
-    server_results(llm_server, requests, answers)
-    first, second = answers.read_text(encoding="utf-8").splitlines()
-    results = tmp_path / "results.jsonl"
-    results.write_text(first + "\n" + "junk\n" * JUNK_LINES + second + "\n", encoding="utf-8")
+    view, results = _results_with_a_gap(qtbot, window, demo_project, "81A", llm_server, llm_settings, tmp_path)
     seen = records(window)
 
     operation = view.batch_files.import_batch_results(results)
@@ -103,20 +90,7 @@ def test_a_cancelled_import_shows_what_it_stored_once_it_is_over(
     by the next look instead, so the screens still show them."""
     reached, go_on = held_between_chunks
     window = main_window
-    window.apply_settings(AppSettings(llm=llm_settings, retrieval=AppSettings().retrieval.with_(reranker=None)))
-    with qtbot.waitSignal(window.retrievalFinished, timeout=WAIT_MS):
-        assert window.open_project(demo_project, feature="GB107")
-    view = window.show_profile_view()
-    view.set_feature_set("81A,GB107")
-    requests, answers = tmp_path / "requests.jsonl", tmp_path / "answers.jsonl"
-    with qtbot.waitSignal(view.batchFileFinished, timeout=WAIT_MS):
-        view.batch_files.export_batch_file(requests)
-    llm_server.add_rule("dominant order of subject, object and verb", "SOV")
-    llm_server.add_rule("Standard negation is the negation", "1")
-    server_results(llm_server, requests, answers)
-    first, second = answers.read_text(encoding="utf-8").splitlines()
-    results = tmp_path / "results.jsonl"
-    results.write_text(first + "\n" + "junk\n" * JUNK_LINES + second + "\n", encoding="utf-8")
+    view, results = _results_with_a_gap(qtbot, window, demo_project, "GB107", llm_server, llm_settings, tmp_path)
     seen = records(window)
     operation = view.batch_files.import_batch_results(results)
     assert operation is not None and reached.wait(WAIT_MS / 1000)
@@ -130,3 +104,23 @@ def test_a_cancelled_import_shows_what_it_stored_once_it_is_over(
     assert len(seen) == 1 and seen[0][0].act == Act.OUTSIDE and seen[0][0].statuses
     stored = seen[0][0].features
     assert stored and stored <= {"81A", "GB107"}  # what the first chunk committed, announced once
+
+
+def _results_with_a_gap(qtbot, window, project, feature, llm_server, llm_settings, tmp_path):
+    """The project open at ``feature``, its dock on 81A and GB107, and a results file of their two answers
+    with enough junk lines between them that the import commits the first chunk and pauses before the second."""
+    window.apply_settings(AppSettings(llm=llm_settings, retrieval=AppSettings().retrieval.with_(reranker=None)))
+    with qtbot.waitSignal(window.retrievalFinished, timeout=WAIT_MS):
+        assert window.open_project(project, feature=feature)
+    view = window.show_profile_view()
+    view.set_feature_set("81A,GB107")
+    requests, answers = tmp_path / "requests.jsonl", tmp_path / "answers.jsonl"
+    with qtbot.waitSignal(view.batchFileFinished, timeout=WAIT_MS):
+        view.batch_files.export_batch_file(requests)
+    llm_server.add_rule("dominant order of subject, object and verb", "SOV")
+    llm_server.add_rule("Standard negation is the negation", "1")
+    server_results(llm_server, requests, answers)
+    first, second = answers.read_text(encoding="utf-8").splitlines()
+    results = tmp_path / "results.jsonl"
+    results.write_text(first + "\n" + "junk\n" * JUNK_LINES + second + "\n", encoding="utf-8")
+    return view, results
