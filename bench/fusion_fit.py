@@ -37,7 +37,7 @@ from bench.judged import (
 )
 from core.catalog import load_catalog
 from core.progress import Progress
-from core.retrieval.combine import keep_first_order, outside_flags, zscore
+from core.retrieval.combine import keep_first_order, keep_first_set, outside_flags, zscore
 from core.retrieval.settings import RetrievalSettings
 
 # The grid: weights of BM25/embedding agreement, of the section match, and the dictionary penalty.
@@ -48,6 +48,7 @@ GRID = {
 }
 ALL_CANDIDATES = 100_000
 STABLE_TOP, STABLE_MARGIN = RetrievalSettings.stable_top, RetrievalSettings.stable_margin
+STABLE_SET_TOP, STABLE_SET_MARGIN = RetrievalSettings.stable_set_top, RetrievalSettings.stable_set_margin
 
 
 @dataclass(frozen=True)
@@ -132,20 +133,27 @@ def order(values: np.ndarray) -> np.ndarray:
 
 
 def final_order(pair: PairSignals, weights: dict[str, float], top: int = STABLE_TOP,
-                margin: float = STABLE_MARGIN) -> np.ndarray:
-    """The app's final order: the model's, keeping the first order's lead unless clearly beaten (combine)."""
+                margin: float = STABLE_MARGIN, set_top: int = STABLE_SET_TOP,
+                set_margin: float = STABLE_SET_MARGIN) -> np.ndarray:
+    """The app's final order: the model's, keeping the first order's lead and top five unless clearly beaten
+    (core.retrieval.combine)."""
     final = scores(pair, weights)
-    if "dense" not in pair.signals or top <= 0:
+    if "dense" not in pair.signals or (top <= 0 and set_top <= 0):
         return order(final)
     first = order(scores(pair, weights, with_model=False)).tolist()
-    return np.array(keep_first_order(first, order(final).tolist(), final, top, margin))
+    kept = keep_first_order(first, order(final).tolist(), final, top, margin)
+    return np.array(keep_first_set(first, kept, final, set_top, set_margin))
 
 
 def pair_metrics(pair: PairSignals, ranking: np.ndarray) -> dict[str, float | None]:
     top = ranking[:K]
     gains = pair.gains[top]
+    judged = ranking[pair.graded[ranking]][:K]  # the ranking with its ungraded paragraphs left out
     return {
         "ndcg@10": judged_ndcg(gains.tolist(), pair.pool, K),
+        # NDCG@10 over graded paragraphs only: a variant that brings ungraded paragraphs into the top 10 reads
+        # low on "ndcg@10" until they are graded; this figure says whether it orders the graded ones better
+        "judged_ndcg@10": judged_ndcg(pair.gains[judged].tolist(), pair.pool, K),
         "ndcg@5": judged_ndcg(pair.gains[ranking[:DECISIVE_K]].tolist(), pair.pool, DECISIVE_K),
         "decisive@5": float(2 in gains[:DECISIVE_K]),
         "outside@5": float(pair.signals.get("outside", np.zeros(len(ranking)))[ranking[:DECISIVE_K]].sum()),

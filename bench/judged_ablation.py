@@ -18,6 +18,7 @@ def ablation_rankings(base: RetrievalSettings | None = None) -> dict[str, Retrie
     return {
         "default": base,
         "first order": base.with_(reranker=None),
+        "-top-5 kept": base.with_(stable_set_top=0),  # the model may push the first order's top 5 out freely
         "-section": base.with_(section_weight=0.0, section_top=0),
         "-book parts": base.with_(outside_penalty=0.0, dictionary_penalty=0.0),
         "-agreement": base.with_(signal_weight=0.0),
