@@ -74,7 +74,7 @@ def collect(
     settings: RetrievalSettings | None = None, progress: Progress | None = None,
 ) -> list[PairSignals]:
     """Retrieve every judged pair with all its candidates and their signals."""
-    from core.retrieval.pipeline import retrieve
+    from core.retrieval.pipeline import candidate_ids, retrieve
     from core.store import open_project
 
     progress = progress or Progress()
@@ -93,6 +93,9 @@ def collect(
         sha = rows[pair.file]["sha256"]
         with open_project(paths[pair.file]) as project:
             hits = retrieve(project, feature, settings)
+            # in candidate order, as the app's combination sees them: its ties keep that order
+            position = {pid: k for k, pid in enumerate(candidate_ids(project, [feature], settings))}
+            hits.sort(key=lambda h: position[h.paragraph.id])
         found = [grades.get(GradeKey(feature.id, sha, h.paragraph.pdf_page, text_hash(h.paragraph.text)),
                             loose_hash(h.paragraph.text)) for h in hits]
         names = sorted({k for h in hits for k in h.signals} - {"score"})
