@@ -77,7 +77,7 @@ class RetrievalSettings:
     # ... and the first order's leading ``stable_set_top`` stay among the leading ``stable_set_top`` unless a
     # newcomer beats them by ``stable_set_margin`` (core.retrieval.combine.keep_first_set); 0 = off
     stable_set_top: int = 5
-    stable_set_margin: float = 0.2
+    stable_set_margin: float = 0.25
     # subtracted for tables of contents, indexes and bibliographies: they name topics (a reference
     # titled '... word order in Armenian') but never state the language's value, so they must not
     # outrank any prose that matches the feature's phrases
