@@ -40,11 +40,14 @@ from core.progress import Progress
 from core.retrieval.combine import keep_first_order, keep_first_set, outside_flags, zscore
 from core.retrieval.settings import RetrievalSettings
 
-# The grid: weights of BM25/embedding agreement, of the section match, and the dictionary penalty.
+# The grid: weights of BM25/embedding agreement, of the section match, the dictionary penalty, the bonus of a
+# section's first paragraph and the penalty of a fragment (core.retrieval.paragraph_place).
 GRID = {
     "signal_weight": (0.1, 0.25, 0.5, 0.75),
     "section_weight": (0.0, 0.5, 1.0, 1.25, 1.5, 1.75, 2.0, 3.0),
     "dictionary_penalty": (0.0, 0.5, 1.0, 2.0),
+    "opening_weight": (0.0, 0.25, 0.35, 0.5),
+    "fragment_penalty": (0.0, 0.25, 0.5),
 }
 ALL_CANDIDATES = 100_000
 STABLE_TOP, STABLE_MARGIN = RetrievalSettings.stable_top, RetrievalSettings.stable_margin
@@ -127,6 +130,8 @@ def scores(pair: PairSignals, weights: dict[str, float], *, with_model: bool = T
         value_weight_ratio * s["vocabulary"] + weights["signal_weight"] * np.mean(parts, axis=0)
         + weights["section_weight"] * section - weights["dictionary_penalty"] * s.get("dictionary", 0.0)
         - 100.0 * outside_flags(outside, s["vocabulary"], section) - 5.0 * s.get("furniture", 0.0)
+        + weights.get("opening_weight", 0.0) * s.get("opening", 0.0) * section
+        - weights.get("fragment_penalty", 0.0) * s.get("fragment", 0.0)
     )
 
 

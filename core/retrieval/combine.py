@@ -2,7 +2,7 @@
 
 ``combined = vocabulary + signal_weight * mean(z(bm25), z(bm25 of the vocabulary), z(dense))
 + section_weight * section - dictionary_penalty * in_dictionary - outside_penalty * in_front_or_back_matter
-- kind_penalty * is_furniture``
+- kind_penalty * is_furniture + opening_weight * opens_its_section * section - fragment_penalty * is_fragment``
 
 * The vocabulary score (core.retrieval.vocabulary) is in interpretable units, "phrases matched",
   and carries most of the weight: stating a value is what makes a paragraph decisive.
@@ -17,6 +17,8 @@
 * The part of the book (core.retrieval.book_parts): front and back matter come after every paragraph
   of the grammar proper that speaks to the feature (:func:`outside_flags`); dictionary entries lose
   ``dictionary_penalty`` phrases' worth.
+* A section's first paragraph, where grammars state their summary, gains in proportion to the section
+  match; a fragment (a cut bullet, a lone gloss line) loses a quarter phrase (core.retrieval.paragraph_place).
 * With an embedding model, the first (lexical) order's lead is kept unless the model's order beats
   it clearly (:func:`keep_first_order`), and so is its top five as a set (:func:`keep_first_set`): the
   app shows the first order seconds before the final one, and the coder is already reading it.
@@ -132,15 +134,19 @@ def combine(
     section: np.ndarray | None = None,
     outside: np.ndarray | None = None,
     dictionary: np.ndarray | None = None,
+    opening: np.ndarray | None = None,
+    fragment: np.ndarray | None = None,
 ) -> Ranked:
     """Order candidates (given in BM25 order) by ``settings.ranking``; ties keep the given order.
 
     ``section`` is each candidate's section match (0..1); ``outside`` and ``dictionary`` are 1 for
-    candidates from front/back matter and from a dictionary part (core.retrieval.book_parts).
+    candidates from front/back matter and from a dictionary part (core.retrieval.book_parts); ``opening``
+    and ``fragment`` are 1 for a section's first paragraph and for a fragment (core.retrieval.paragraph_place).
     """
     n = len(bm25)
     furniture = _or_zeros(furniture, n)
     section, outside, dictionary = _or_zeros(section, n), _or_zeros(outside, n), _or_zeros(dictionary, n)
+    opening, fragment = _or_zeros(opening, n), _or_zeros(fragment, n)
     if settings.ranking == "bm25":
         scores = np.asarray(bm25, dtype=np.float64)
     elif settings.ranking == "dense":
@@ -156,6 +162,7 @@ def combine(
             - settings.dictionary_penalty * dictionary - settings.outside_penalty * outside_flags(outside, vocabulary,
                                                                                                    section)
             - settings.kind_penalty * furniture
+            + settings.opening_weight * opening * section - settings.fragment_penalty * fragment
         )
     else:
         raise ValueError(f"unknown ranking {settings.ranking!r}")
@@ -163,13 +170,14 @@ def combine(
     guarded = settings.stable_top > 0 or settings.stable_set_top > 0
     if settings.ranking == "combined" and dense is not None and guarded:
         first = combine(settings, bm25, vocabulary, None, furniture, bm25_vocabulary, section=section,
-                        outside=outside, dictionary=dictionary).order
+                        outside=outside, dictionary=dictionary, opening=opening, fragment=fragment).order
         order = keep_first_order(first, order, scores, settings.stable_top, settings.stable_margin)
         order = keep_first_set(first, order, scores, settings.stable_set_top, settings.stable_set_margin)
     signals = []
     for i in range(n):
         entry = {"bm25": float(bm25[i]), "vocabulary": float(vocabulary[i]), "furniture": float(furniture[i]),
-                 "section": float(section[i]), "outside": float(outside[i]), "dictionary": float(dictionary[i])}
+                 "section": float(section[i]), "outside": float(outside[i]), "dictionary": float(dictionary[i]),
+                 "opening": float(opening[i]), "fragment": float(fragment[i])}
         if dense is not None:
             entry["dense"] = float(dense[i])
         if bm25_vocabulary is not None:

@@ -66,6 +66,10 @@ class RetrievalSettings:
     # subtracted for dictionary entries and word lists: words, not rules; they lead only where the grammar
     # part says nothing (dictionary-only books)
     dictionary_penalty: float = _FITTED["dictionary_penalty"]
+    # a section's first paragraph gains ``opening_weight`` x its section match; a fragment (fewer than 8 content
+    # words) loses ``fragment_penalty`` (core.retrieval.paragraph_place)
+    opening_weight: float = _FITTED["opening_weight"]
+    fragment_penalty: float = _FITTED["fragment_penalty"]
     # subtracted for front and back matter (acknowledgements, preface, references, indexes, texts): so large
     # that they come after every paragraph of the grammar proper, and lead only when nothing else speaks
     outside_penalty: float = 100.0

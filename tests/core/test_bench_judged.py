@@ -194,5 +194,6 @@ def test_the_fit_sees_candidates_in_the_apps_order_and_ranks_them_as_the_app_doe
         assert pair.ids == candidate_ids(project, [feature], settings)
         app = [h.paragraph.id for h in retrieve(project, feature, settings)]
     weights = {"signal_weight": settings.signal_weight, "section_weight": settings.section_weight,
-               "dictionary_penalty": settings.dictionary_penalty}
+               "dictionary_penalty": settings.dictionary_penalty, "opening_weight": settings.opening_weight,
+               "fragment_penalty": settings.fragment_penalty}
     assert [pair.ids[i] for i in final_order(pair, weights)] == app
