@@ -19,6 +19,7 @@ content words (headings aside: they are the section's name, shown as such) loses
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
@@ -48,9 +49,14 @@ def opening_flags(paragraphs: Sequence[Paragraph]) -> np.ndarray:
     return out
 
 
+@lru_cache(maxsize=65536)
+def _content_words(text: str) -> int:
+    return len(tokenize(text))  # memoised: the next features' candidates are mostly the same paragraphs
+
+
 def is_fragment(paragraph: Paragraph) -> bool:
     """Fewer than :data:`FRAGMENT_WORDS` content words, and not a heading."""
-    return paragraph.kind is not ParagraphKind.HEADING and len(tokenize(paragraph.text)) < FRAGMENT_WORDS
+    return paragraph.kind is not ParagraphKind.HEADING and _content_words(paragraph.text) < FRAGMENT_WORDS
 
 
 def fragment_flags(paragraphs: Sequence[Paragraph]) -> np.ndarray:
