@@ -37,17 +37,21 @@ from bench.judged import (
 )
 from core.catalog import load_catalog
 from core.progress import Progress
-from core.retrieval.combine import keep_first_order, outside_flags, zscore
+from core.retrieval.combine import keep_first_order, keep_first_set, outside_flags, zscore
 from core.retrieval.settings import RetrievalSettings
 
-# The grid: weights of BM25/embedding agreement, of the section match, and the dictionary penalty.
+# The grid: weights of BM25/embedding agreement, of the section match, the dictionary penalty, the bonus of a
+# section's first paragraph and the penalty of a fragment (core.retrieval.paragraph_place).
 GRID = {
     "signal_weight": (0.1, 0.25, 0.5, 0.75),
     "section_weight": (0.0, 0.5, 1.0, 1.25, 1.5, 1.75, 2.0, 3.0),
     "dictionary_penalty": (0.0, 0.5, 1.0, 2.0),
+    "opening_weight": (0.0, 0.25, 0.35, 0.5),
+    "fragment_penalty": (0.0, 0.25, 0.5),
 }
 ALL_CANDIDATES = 100_000
 STABLE_TOP, STABLE_MARGIN = RetrievalSettings.stable_top, RetrievalSettings.stable_margin
+STABLE_SET_TOP, STABLE_SET_MARGIN = RetrievalSettings.stable_set_top, RetrievalSettings.stable_set_margin
 
 
 @dataclass(frozen=True)
@@ -73,7 +77,7 @@ def collect(
     settings: RetrievalSettings | None = None, progress: Progress | None = None,
 ) -> list[PairSignals]:
     """Retrieve every judged pair with all its candidates and their signals."""
-    from core.retrieval.pipeline import retrieve
+    from core.retrieval.pipeline import candidate_ids, retrieve
     from core.store import open_project
 
     progress = progress or Progress()
@@ -92,6 +96,9 @@ def collect(
         sha = rows[pair.file]["sha256"]
         with open_project(paths[pair.file]) as project:
             hits = retrieve(project, feature, settings)
+            # in candidate order, as the app's combination sees them: its ties keep that order
+            position = {pid: k for k, pid in enumerate(candidate_ids(project, [feature], settings))}
+            hits.sort(key=lambda h: position[h.paragraph.id])
         found = [grades.get(GradeKey(feature.id, sha, h.paragraph.pdf_page, text_hash(h.paragraph.text)),
                             loose_hash(h.paragraph.text)) for h in hits]
         names = sorted({k for h in hits for k in h.signals} - {"score"})
@@ -123,6 +130,8 @@ def scores(pair: PairSignals, weights: dict[str, float], *, with_model: bool = T
         value_weight_ratio * s["vocabulary"] + weights["signal_weight"] * np.mean(parts, axis=0)
         + weights["section_weight"] * section - weights["dictionary_penalty"] * s.get("dictionary", 0.0)
         - 100.0 * outside_flags(outside, s["vocabulary"], section) - 5.0 * s.get("furniture", 0.0)
+        + weights.get("opening_weight", 0.0) * s.get("opening", 0.0) * section
+        - weights.get("fragment_penalty", 0.0) * s.get("fragment", 0.0)
     )
 
 
@@ -132,20 +141,27 @@ def order(values: np.ndarray) -> np.ndarray:
 
 
 def final_order(pair: PairSignals, weights: dict[str, float], top: int = STABLE_TOP,
-                margin: float = STABLE_MARGIN) -> np.ndarray:
-    """The app's final order: the model's, keeping the first order's lead unless clearly beaten (combine)."""
+                margin: float = STABLE_MARGIN, set_top: int = STABLE_SET_TOP,
+                set_margin: float = STABLE_SET_MARGIN) -> np.ndarray:
+    """The app's final order: the model's, keeping the first order's lead and top five unless clearly beaten
+    (core.retrieval.combine)."""
     final = scores(pair, weights)
-    if "dense" not in pair.signals or top <= 0:
+    if "dense" not in pair.signals or (top <= 0 and set_top <= 0):
         return order(final)
     first = order(scores(pair, weights, with_model=False)).tolist()
-    return np.array(keep_first_order(first, order(final).tolist(), final, top, margin))
+    kept = keep_first_order(first, order(final).tolist(), final, top, margin)
+    return np.array(keep_first_set(first, kept, final, set_top, set_margin))
 
 
 def pair_metrics(pair: PairSignals, ranking: np.ndarray) -> dict[str, float | None]:
     top = ranking[:K]
     gains = pair.gains[top]
+    judged = ranking[pair.graded[ranking]][:K]  # the ranking with its ungraded paragraphs left out
     return {
         "ndcg@10": judged_ndcg(gains.tolist(), pair.pool, K),
+        # NDCG@10 over graded paragraphs only: a variant that brings ungraded paragraphs into the top 10 reads
+        # low on "ndcg@10" until they are graded; this figure says whether it orders the graded ones better
+        "judged_ndcg@10": judged_ndcg(pair.gains[judged].tolist(), pair.pool, K),
         "ndcg@5": judged_ndcg(pair.gains[ranking[:DECISIVE_K]].tolist(), pair.pool, DECISIVE_K),
         "decisive@5": float(2 in gains[:DECISIVE_K]),
         "outside@5": float(pair.signals.get("outside", np.zeros(len(ranking)))[ranking[:DECISIVE_K]].sum()),

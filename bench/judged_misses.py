@@ -38,6 +38,8 @@ def _signals(pair: PairSignals, i: int, values: np.ndarray) -> dict[str, float]:
         "agreement": float(np.mean([a[i] for a in agreement])) if agreement else 0.0,
         "outside": float(s.get("outside", np.zeros(len(values)))[i]),
         "dictionary": float(s.get("dictionary", np.zeros(len(values)))[i]),
+        "opening": float(s.get("opening", np.zeros(len(values)))[i]),
+        "fragment": float(s.get("fragment", np.zeros(len(values)))[i]),
     }
 
 
@@ -92,6 +94,7 @@ def misses(pairs: Sequence[PairSignals], weights: dict[str, float],
 def _line(row: dict) -> str:
     grade = "-" if row["grade"] is None else str(row["grade"])
     part = " OUT" if row["outside"] else (" DICT" if row["dictionary"] else "")
+    part += (" OPENS" if row.get("opening") else "") + (" FRAGMENT" if row.get("fragment") else "")
     return (f"    #{row['rank']:<3} g{grade} score {row['score']:6.2f} = phr {row['vocabulary']:.2f} "
             f"sec {row['section']:.2f} agr {row['agreement']:+.2f}{part}  p.{row['page']} "
             f"[{row['path'][-50:]}] {row['text']}")

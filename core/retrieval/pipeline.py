@@ -26,6 +26,7 @@ from core.retrieval.book_parts import BookPart, classify_parts
 from core.retrieval.cache import cached_embeddings, embedding_text, missing_embeddings
 from core.retrieval.candidates import Candidates, PhraseIndexSource, select_candidates
 from core.retrieval.dense import load_model, model_key, model_kind, model_ready, reranker_installed
+from core.retrieval.paragraph_place import fragment_flags, opening_flags
 from core.retrieval.ranking import rank_candidates
 from core.retrieval.sections import BookSections
 from core.retrieval.settings import RetrievalSettings
@@ -102,6 +103,7 @@ class ProjectIndex:
     sections: BookSections = field(init=False)  # the book's section paths, for the section match
     outside: np.ndarray = field(init=False)  # per paragraph: front or back matter
     dictionary: np.ndarray = field(init=False)  # per paragraph: in a dictionary part
+    opening: np.ndarray = field(init=False)  # per paragraph: the first of its section (paragraph_place)
 
     def __post_init__(self) -> None:
         # no reference back to self: a dropped index is freed at once, without the collector
@@ -111,6 +113,7 @@ class ProjectIndex:
         codes = np.array([_PART_CODES[p] for p in self.parts], dtype=np.int8)
         self.outside = codes == 1  # front or back matter
         self.dictionary = codes == 2
+        self.opening = opening_flags(self.paragraphs)
 
 
 _PART_CODES = {BookPart.BODY: 0, BookPart.FRONT: 1, BookPart.BACK: 1, BookPart.DICTIONARY: 2}
@@ -240,7 +243,8 @@ def retrieve(
     ranked = rank_candidates(texts, feature, settings, bm25=bm25, embeddings=embeddings, furniture=furniture,
                              bm25_vocabulary=pool.bm25_vocabulary,
                              vocabulary_texts=[vocabulary_text(p) for p in candidates], section=pool.section,
-                             outside=outside, dictionary=dictionary)
+                             outside=outside, dictionary=dictionary, opening=built.opening[pool.indices],
+                             fragment=fragment_flags(candidates))
     timings["rerank_s"] = time.perf_counter() - start
     progress.step(3, 3, "done")
     hits = []

@@ -100,14 +100,16 @@ def rank_candidates(
     section: np.ndarray | None = None,
     outside: np.ndarray | None = None,
     dictionary: np.ndarray | None = None,
+    opening: np.ndarray | None = None,
+    fragment: np.ndarray | None = None,
 ) -> Ranked:
     """Rank candidate texts; BM25 is computed over the texts themselves unless given.
 
     ``bm25_vocabulary`` is BM25 for :func:`vocabulary_query` (the pipeline computes it over the whole
     book); it joins the question's BM25 and the embedding similarity in the combination when given.
     ``vocabulary_texts`` replace ``texts`` for the phrase match (a dictionary entry's definition).
-    ``section``, ``outside`` and ``dictionary`` are the section match and book-part flags
-    (core.retrieval.combine); bare texts without a book have none.
+    ``section``, ``outside`` and ``dictionary`` are the section match and book-part flags, ``opening`` and
+    ``fragment`` the paragraph's place (core.retrieval.combine); bare texts without a book have none.
     """
     if bm25 is None:
         index = BM25Index([tokenize(t) for t in texts])
@@ -115,7 +117,7 @@ def rank_candidates(
     vocab = vocabulary_scores(list(vocabulary_texts or texts), retrieval_vocabulary(feature), settings.value_weight)
     dense = dense_scores(texts, dense_query(feature, settings, dense_query_text), settings, embeddings)
     return combine(settings, bm25, vocab, dense, furniture, bm25_vocabulary, section=section, outside=outside,
-                   dictionary=dictionary)
+                   dictionary=dictionary, opening=opening, fragment=fragment)
 
 
 def rank_texts(texts: list[str], feature: Feature, settings: RetrievalSettings) -> list[tuple[int, float]]:

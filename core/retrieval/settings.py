@@ -66,6 +66,10 @@ class RetrievalSettings:
     # subtracted for dictionary entries and word lists: words, not rules; they lead only where the grammar
     # part says nothing (dictionary-only books)
     dictionary_penalty: float = _FITTED["dictionary_penalty"]
+    # a section's first paragraph gains ``opening_weight`` x its section match; a fragment (fewer than 8 content
+    # words) loses ``fragment_penalty`` (core.retrieval.paragraph_place)
+    opening_weight: float = _FITTED["opening_weight"]
+    fragment_penalty: float = _FITTED["fragment_penalty"]
     # subtracted for front and back matter (acknowledgements, preface, references, indexes, texts): so large
     # that they come after every paragraph of the grammar proper, and lead only when nothing else speaks
     outside_penalty: float = 100.0
@@ -74,6 +78,10 @@ class RetrievalSettings:
     # already reads the first order, and a near-tie must not replace a right first answer.
     stable_top: int = 3
     stable_margin: float = 0.1
+    # ... and the first order's leading ``stable_set_top`` stay among the leading ``stable_set_top`` unless a
+    # newcomer beats them by ``stable_set_margin`` (core.retrieval.combine.keep_first_set); 0 = off
+    stable_set_top: int = 5
+    stable_set_margin: float = 0.25
     # subtracted for tables of contents, indexes and bibliographies: they name topics (a reference
     # titled '... word order in Armenian') but never state the language's value, so they must not
     # outrank any prose that matches the feature's phrases

@@ -167,3 +167,33 @@ def test_unjudged_lists_every_top_ten_paragraph_blind_when_nothing_is_graded(
     for name in found_by:
         assert again["rankings"][name]["ndcg@10"] > 0.0
         assert again["rankings"][name]["ungraded@10"] == 0.0
+
+
+def test_the_fit_sees_candidates_in_the_apps_order_and_ranks_them_as_the_app_does(projects: Path,
+                                                                                 tmp_path: Path) -> None:
+    """bench.fusion_fit recomputes the app's ranking from signals: its ties must fall as the app's do.
+
+    The app breaks ties by candidate order (the first, lexical order too, which the re-ranked order
+    keeps in view); a fit that saw the hits in their final order broke the first order's ties otherwise.
+    """
+    from bench.fusion_fit import collect, final_order
+    from bench.judged import grammar_project
+    from core.catalog import load_catalog
+    from core.retrieval.pipeline import candidate_ids, retrieve
+    from core.retrieval.settings import RetrievalSettings
+    from core.store import open_project
+
+    data = tmp_path / "judged"
+    data.mkdir()
+    (data / "pairs.csv").write_text(f"feature,file,domain\nGB117,{GRAMMAR},predication\n", encoding="utf-8")
+    shutil.copy(DEFAULT_DATA / "grades.csv", data / "grades.csv")
+    [pair] = collect(data, GRAMMARS, projects)
+    settings = RetrievalSettings().with_(final_top=100_000)
+    feature = load_catalog().get("GB117")
+    with open_project(grammar_project(GRAMMARS / GRAMMAR, projects)) as project:
+        assert pair.ids == candidate_ids(project, [feature], settings)
+        app = [h.paragraph.id for h in retrieve(project, feature, settings)]
+    weights = {"signal_weight": settings.signal_weight, "section_weight": settings.section_weight,
+               "dictionary_penalty": settings.dictionary_penalty, "opening_weight": settings.opening_weight,
+               "fragment_penalty": settings.fragment_penalty}
+    assert [pair.ids[i] for i in final_order(pair, weights)] == app

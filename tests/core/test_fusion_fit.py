@@ -10,7 +10,7 @@ import numpy as np
 from bench.fusion_fit import PairSignals, final_order, fit, grid_points, leave_one_grammar_out, order, scores
 from bench.judged_ablation import ablation_rankings, rerank_effect
 from core.catalog import load_catalog
-from core.retrieval.combine import keep_first_order
+from core.retrieval.combine import combine, keep_first_order, keep_first_set
 from core.retrieval.fusion_weights import FALLBACK, fitted_weights, weights_path
 from core.retrieval.pipeline import retrieve
 from core.retrieval.settings import RetrievalSettings
@@ -28,7 +28,8 @@ def _pair(hits, feature: str = "81A", file: str = "mini.pdf", gains=None) -> Pai
 def test_the_fit_recomputes_exactly_the_apps_ranking(mini_project: Path) -> None:
     settings = RetrievalSettings(reranker=None, final_top=1000)
     weights = {"signal_weight": settings.signal_weight, "section_weight": settings.section_weight,
-               "dictionary_penalty": settings.dictionary_penalty}
+               "dictionary_penalty": settings.dictionary_penalty, "opening_weight": settings.opening_weight,
+               "fragment_penalty": settings.fragment_penalty}
     with open_project(mini_project) as project:
         hits = retrieve(project, load_catalog().get("81A"), settings)
     pair = _pair(hits)
@@ -55,6 +56,31 @@ def test_the_first_order_keeps_its_lead_unless_clearly_beaten() -> None:
     # paragraph 0 stays first (beaten by 0.05 only); 2 is beaten clearly by 1, so the walk ends there
     assert keep_first_order([0, 2], [1, 0, 2, 3], close, top=3, margin=0.1) == [0, 1, 2, 3]
     assert keep_first_order(first, final, scores_, top=0, margin=0.1) == final
+
+
+def test_the_first_orders_top_stays_in_the_top_unless_a_newcomer_beats_it_clearly() -> None:
+    scores_ = np.array([3.0, 2.0, 1.00, 1.05, 0.5])
+    first = [0, 1, 2, 4, 3]  # the first order's top 3: 0, 1, 2
+    final = [0, 1, 3, 2, 4]  # the model brings 3 in, pushing 2 out, by 0.05 only
+    assert keep_first_set(first, final, scores_, top=3, margin=0.2) == [0, 1, 2, 3, 4]
+    assert keep_first_set(first, final, scores_, top=3, margin=0.05) == final  # beaten by the margin: stays out
+    assert keep_first_set(first, final, scores_, top=0, margin=0.2) == final
+    # the order inside the top is the model's: only who is in it is guarded
+    assert keep_first_set(first, [1, 0, 2, 3, 4], scores_, top=3, margin=0.2) == [1, 0, 2, 3, 4]
+    # two newcomers, one clearly better: the weaker one swaps back, the clear winner stays
+    clear = np.array([3.0, 2.0, 1.0, 0.9, 1.5, 1.05])
+    assert keep_first_set([0, 1, 2, 3, 4, 5], [0, 4, 5, 1, 2, 3], clear, top=4, margin=0.2) == [0, 4, 2, 1, 5, 3]
+
+
+def test_the_app_keeps_the_first_top_five_in_view_when_the_model_only_nudges() -> None:
+    # six candidates in BM25 order; the vocabulary puts 0-4 first, the embedding lifts 5 just past 4
+    bm25 = np.array([6.0, 5.0, 4.0, 3.0, 2.0, 1.0])
+    vocabulary = np.array([2.0, 1.8, 1.6, 1.45, 1.3, 1.1])
+    dense = np.array([0.5, 0.5, 0.5, 0.5, 0.1, 0.9])
+    guarded = RetrievalSettings(reranker="m", stable_top=0, bm25_top=6)
+    assert combine(guarded, bm25, vocabulary, dense).order[:5] == [0, 1, 2, 3, 4]
+    free = combine(guarded.with_(stable_set_top=0), bm25, vocabulary, dense)
+    assert 5 in free.order[:5] and 4 not in free.order[:5]
 
 
 def _synthetic(file: str, section_decides: bool) -> PairSignals:
@@ -85,6 +111,8 @@ def test_ablation_names_one_signal_out_each_and_compares_orders_per_query() -> N
     rankings = ablation_rankings()
     assert rankings["-section"].section_weight == 0.0 and rankings["-section"].section_top == 0
     assert rankings["-book parts"].outside_penalty == 0.0 and rankings["first order"].reranker is None
+    assert rankings["-top-5 kept"].stable_set_top == 0 < rankings["default"].stable_set_top
+    assert rankings["-opening"].opening_weight == 0.0 and rankings["-fragment"].fragment_penalty == 0.0
     report = {"rankings": {
         "default": {"per_pair": [{"feature": "A", "file": "x", "ndcg@5": 0.5}, {"feature": "B", "file": "x",
                                                                                "ndcg@5": 1.0}]},

@@ -45,3 +45,14 @@ def test_only_pairs_that_fall_short_are_listed_worst_first() -> None:
     assert [r["file"] for r in rows] == ["bad.pdf"]
     text = format_misses(rows)
     assert "GB084 bad.pdf" in text and "why: no phrase" in text and "#8" in text
+
+
+def test_the_paragraphs_place_shows_in_each_line() -> None:
+    pair = _pair("GB084", [1.0] * 7 + [0.0], [0] * 7 + [2])
+    pair.signals["opening"] = np.array([1.0] + [0.0] * 7)
+    pair.signals["fragment"] = np.array([0.0, 1.0] + [0.0] * 6)
+    text = format_misses([pair_misses(pair, WEIGHTS)])
+    lines = [line for line in text.splitlines() if line.strip().startswith("#")]
+    assert "OPENS" in lines[1] and "FRAGMENT" not in lines[1]  # lines[0] is the deciding paragraph, #8
+    assert "FRAGMENT" in lines[2] and "OPENS" not in lines[2]
+    assert "OPENS" not in lines[0] and "FRAGMENT" not in lines[0]
