@@ -210,5 +210,5 @@ def test_the_fit_sees_candidates_in_the_apps_order_and_ranks_them_as_the_app_doe
         app = [h.paragraph.id for h in retrieve(project, feature, settings)]
     weights = {"signal_weight": settings.signal_weight, "section_weight": settings.section_weight,
                "dictionary_penalty": settings.dictionary_penalty, "opening_weight": settings.opening_weight,
-               "fragment_penalty": settings.fragment_penalty}
+               "fragment_penalty": settings.fragment_penalty, "opening_bonus": settings.opening_bonus}
     assert [pair.ids[i] for i in final_order(pair, weights)] == app
