@@ -266,6 +266,9 @@ def _summary(results: list[PairResult]) -> dict:
         # the same share among the pairs whose pool holds a deciding paragraph at all
         "decisive@5_answerable": _round(_mean(float(r.decisive()) for r in results if 2 in r.pool)),
         "ungraded@10": _round(sum(r.ungraded() for r in results) / top_total if top_total else 0.0),
+        # the same as a count: paragraphs of the top 10s that count as 0 only because nobody graded them
+        "ungraded_top10": sum(r.ungraded() for r in results),
+        "top10": top_total,
         # how many front- or back-matter paragraphs all the pairs' top 5s hold together (target 0)
         "outside@5": sum(r.outside() for r in results),
     }
@@ -344,9 +347,12 @@ def _report(pairs: list[Pair], by_ranking: dict[str, list[PairResult]], grades: 
         per_feature: dict[str, dict] = {}
         for feature in dict.fromkeys(r.pair.feature for r in results):
             per_feature[feature] = _summary([r for r in results if r.pair.feature == feature])
+        per_grammar = {file: _summary([r for r in results if r.pair.file == file])
+                       for file in dict.fromkeys(r.pair.file for r in results)}
         report["rankings"][name] = {
             **_summary(results),
             "per_feature": per_feature,
+            "per_grammar": per_grammar,
             "per_pair": [
                 {"feature": r.pair.feature, "file": r.pair.file, "ndcg@10": _round(r.ndcg()),
                  "ndcg@5": _round(r.ndcg5()), "outside@5": r.outside(),

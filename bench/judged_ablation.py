@@ -22,12 +22,12 @@ def ablation_rankings(base: RetrievalSettings | None = None) -> dict[str, Retrie
         "-section": base.with_(section_weight=0.0, section_top=0),
         "-book parts": base.with_(outside_penalty=0.0, dictionary_penalty=0.0),
         "-agreement": base.with_(signal_weight=0.0),
-        "-opening": base.with_(opening_weight=0.0),  # a section's first paragraph gains nothing
+        "-opening": base.with_(opening_weight=0.0, opening_bonus=0.0),  # a section's first paragraph gains nothing
         "-fragment": base.with_(fragment_penalty=0.0),  # fragments lose nothing
         "-widening": base.with_(vocabulary_query_top=0, vocabulary_top=0, section_top=0),
         "previous": base.with_(section_weight=0.0, section_top=0, outside_penalty=0.0, dictionary_penalty=0.0,
                                value_weight=2.0, signal_weight=0.25, opening_weight=0.0, fragment_penalty=0.0,
-                               stable_set_top=0),
+                               opening_bonus=0.0, stable_set_top=0),
     }
 
 

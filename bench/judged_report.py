@@ -47,6 +47,7 @@ def format_report(report: dict, rankings_shown: Callable[[str], bool] = lambda _
         r = report["rankings"][n]
         lines.append(f"{n:<14} {_fmt(r['ndcg@10']):>8} {_fmt(r['decisive@5']):>17} "
                      f"{_fmt(r['decisive@5_answerable']):>19} {_fmt(r['ungraded@10']):>19} {r['outside@5']:>27}")
+    lines += ["", *pool_completeness(report, names[0])] if names else []
     lines += ["", "per feature (NDCG@10 / grade 2 in top 5):",
               f"{'feature':<8} {'pairs':>5} " + " ".join(f"{n:>19}" for n in names)]
     features = report["rankings"][names[0]]["per_feature"] if names else {}
@@ -58,6 +59,22 @@ def format_report(report: dict, rankings_shown: Callable[[str], bool] = lambda _
         lines.append(f"{feature:<8} {summary['pairs']:>5} " + " ".join(f"{c:>19}" for c in cells))
     lines += ["", f"Tuned on these grades: {TUNED_ON_GRADES}."]
     return "\n".join(lines)
+
+
+def pool_completeness(report: dict, name: str) -> list[str]:
+    """How many of a ranking's top-10 paragraphs have no grade, in all and per grammar.
+
+    Why a count of its own: an ungraded paragraph scores 0, so a stale pool lowers NDCG silently;
+    anything but 0 here means the figures above are a lower bound until the sheet is graded.
+    """
+    r = report["rankings"][name]
+    per = ", ".join(f"{file.removesuffix('.pdf')} {s['ungraded_top10']}/{s['top10']}"
+                    for file, s in r["per_grammar"].items())
+    lines = [f"pool completeness ({name}): {r['ungraded_top10']} of {r['top10']} top-10 paragraphs ungraded",
+             f"  per grammar: {per}"]
+    if r["ungraded_top10"]:
+        lines.append("  (they count as 0: grade them blind from `bench judged --unjudged --sheet FILE`)")
+    return lines
 
 
 def _fmt(value: float | None) -> str:

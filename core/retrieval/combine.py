@@ -2,7 +2,8 @@
 
 ``combined = vocabulary + signal_weight * mean(z(bm25), z(bm25 of the vocabulary), z(dense))
 + section_weight * section - dictionary_penalty * in_dictionary - outside_penalty * in_front_or_back_matter
-- kind_penalty * is_furniture + opening_weight * opens_its_section * section - fragment_penalty * is_fragment``
+- kind_penalty * is_furniture + (opening_weight * section + opening_bonus) * opens_its_section
+- fragment_penalty * is_fragment``
 
 * The vocabulary score (core.retrieval.vocabulary) is in interpretable units, "phrases matched",
   and carries most of the weight: stating a value is what makes a paragraph decisive.
@@ -162,7 +163,8 @@ def combine(
             - settings.dictionary_penalty * dictionary - settings.outside_penalty * outside_flags(outside, vocabulary,
                                                                                                    section)
             - settings.kind_penalty * furniture
-            + settings.opening_weight * opening * section - settings.fragment_penalty * fragment
+            + (settings.opening_weight * section + settings.opening_bonus) * opening
+            - settings.fragment_penalty * fragment
         )
     else:
         raise ValueError(f"unknown ranking {settings.ranking!r}")

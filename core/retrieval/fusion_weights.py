@@ -19,7 +19,7 @@ FILE_NAME = "fusion_weights.json"
 # The combination as it was hand-set before fitting (README, Retrieval).
 FALLBACK: dict[str, float] = {
     "value_weight": 2.0, "signal_weight": 0.25, "section_weight": 0.0, "dictionary_penalty": 0.0,
-    "opening_weight": 0.0, "fragment_penalty": 0.0,
+    "opening_weight": 0.0, "fragment_penalty": 0.0, "opening_bonus": 0.0,
 }
 
 

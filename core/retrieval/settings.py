@@ -70,6 +70,9 @@ class RetrievalSettings:
     # words) loses ``fragment_penalty`` (core.retrieval.paragraph_place)
     opening_weight: float = _FITTED["opening_weight"]
     fragment_penalty: float = _FITTED["fragment_penalty"]
+    # every section's first paragraph also gains ``opening_bonus`` whatever its heading: grammars state their
+    # summary first ("Moloko nouns carry no overt case markers") also under headings that name no feature
+    opening_bonus: float = _FITTED["opening_bonus"]
     # subtracted for front and back matter (acknowledgements, preface, references, indexes, texts): so large
     # that they come after every paragraph of the grammar proper, and lead only when nothing else speaks
     outside_penalty: float = 100.0

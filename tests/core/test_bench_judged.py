@@ -23,6 +23,7 @@ from bench.judged import (
     loose_hash,
     text_hash,
 )
+from bench.judged_report import format_report
 from cli import main as cli_main
 from core.errors import GrammarLensError
 from tests.fixtures_shared import GRAMMARS
@@ -127,6 +128,15 @@ def test_bench_judged_on_one_grammar_and_two_features(projects: Path, capsys: py
     assert report["rankings"]["bm25"]["decisive@5"] > 0.0
     assert report["pool"]["graded"] > 10
     assert "unjudged" not in report
+    # pool completeness: the count of ungraded top-10 paragraphs, in all and per grammar, adds up
+    for ranking in report["rankings"].values():
+        assert ranking["top10"] == 20 and set(ranking["per_grammar"]) == {GRAMMAR}
+        assert ranking["ungraded_top10"] == sum(p["ungraded"] for p in ranking["per_pair"])
+        assert ranking["per_grammar"][GRAMMAR]["ungraded_top10"] == ranking["ungraded_top10"]
+    # the committed pool is complete for the default ranking; if this fails, the ranking changed:
+    # grade the new paragraphs blind (benchmarks/judged/README.md, "Topping up")
+    assert report["rankings"]["default"]["ungraded_top10"] == 0
+    assert "pool completeness (default): 0 of 20 top-10 paragraphs ungraded" in format_report(report)
 
 
 def test_unjudged_lists_every_top_ten_paragraph_blind_when_nothing_is_graded(
@@ -140,8 +150,12 @@ def test_unjudged_lists_every_top_ten_paragraph_blind_when_nothing_is_graded(
                     "--projects", str(projects), "--unjudged", "--sheet", str(sheet))
     for ranking in report["rankings"].values():
         assert ranking["ungraded@10"] == 1.0
+        assert ranking["ungraded_top10"] == 10 == ranking["per_grammar"][GRAMMAR]["ungraded_top10"]
         assert ranking["ndcg@10"] is None
         assert ranking["decisive@5"] == 0.0
+    text = format_report(report)
+    assert "pool completeness (default): 10 of 10 top-10 paragraphs ungraded" in text
+    assert "354_Iranian_Armenian 10/10" in text and "--unjudged --sheet" in text
     listed = report["unjudged"]
     tops = {(p["feature"], i) for p in report["rankings"]["default"]["per_pair"] for i in range(10)}
     assert 10 <= len(listed) <= 30 and len(tops) == 10
@@ -167,6 +181,7 @@ def test_unjudged_lists_every_top_ten_paragraph_blind_when_nothing_is_graded(
     for name in found_by:
         assert again["rankings"][name]["ndcg@10"] > 0.0
         assert again["rankings"][name]["ungraded@10"] == 0.0
+        assert again["rankings"][name]["ungraded_top10"] == 0
 
 
 def test_the_fit_sees_candidates_in_the_apps_order_and_ranks_them_as_the_app_does(projects: Path,
@@ -195,5 +210,5 @@ def test_the_fit_sees_candidates_in_the_apps_order_and_ranks_them_as_the_app_doe
         app = [h.paragraph.id for h in retrieve(project, feature, settings)]
     weights = {"signal_weight": settings.signal_weight, "section_weight": settings.section_weight,
                "dictionary_penalty": settings.dictionary_penalty, "opening_weight": settings.opening_weight,
-               "fragment_penalty": settings.fragment_penalty}
+               "fragment_penalty": settings.fragment_penalty, "opening_bonus": settings.opening_bonus}
     assert [pair.ids[i] for i in final_order(pair, weights)] == app

@@ -29,7 +29,7 @@ def test_the_fit_recomputes_exactly_the_apps_ranking(mini_project: Path) -> None
     settings = RetrievalSettings(reranker=None, final_top=1000)
     weights = {"signal_weight": settings.signal_weight, "section_weight": settings.section_weight,
                "dictionary_penalty": settings.dictionary_penalty, "opening_weight": settings.opening_weight,
-               "fragment_penalty": settings.fragment_penalty}
+               "fragment_penalty": settings.fragment_penalty, "opening_bonus": settings.opening_bonus}
     with open_project(mini_project) as project:
         hits = retrieve(project, load_catalog().get("81A"), settings)
     pair = _pair(hits)
@@ -112,7 +112,8 @@ def test_ablation_names_one_signal_out_each_and_compares_orders_per_query() -> N
     assert rankings["-section"].section_weight == 0.0 and rankings["-section"].section_top == 0
     assert rankings["-book parts"].outside_penalty == 0.0 and rankings["first order"].reranker is None
     assert rankings["-top-5 kept"].stable_set_top == 0 < rankings["default"].stable_set_top
-    assert rankings["-opening"].opening_weight == 0.0 and rankings["-fragment"].fragment_penalty == 0.0
+    assert rankings["-opening"].opening_weight == 0.0 == rankings["-opening"].opening_bonus
+    assert rankings["-fragment"].fragment_penalty == 0.0
     report = {"rankings": {
         "default": {"per_pair": [{"feature": "A", "file": "x", "ndcg@5": 0.5}, {"feature": "B", "file": "x",
                                                                                "ndcg@5": 1.0}]},

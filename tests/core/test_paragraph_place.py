@@ -48,7 +48,7 @@ def test_a_fragment_has_fewer_than_eight_content_words_and_is_not_a_heading() ->
 
 
 def test_an_opening_paragraph_gains_by_its_section_match_and_a_fragment_loses() -> None:
-    settings = RetrievalSettings(reranker=None, opening_weight=0.35, fragment_penalty=0.25)
+    settings = RetrievalSettings(reranker=None, opening_weight=0.35, fragment_penalty=0.25, opening_bonus=0.0)
     bm25 = np.array([2.0, 2.0, 2.0])
     vocabulary = np.array([1.0, 1.0, 1.0])
     section = np.array([1.0, 1.0, 0.0])
@@ -84,3 +84,17 @@ def test_retrieval_ranks_the_opening_statement_of_a_matching_section_above_a_fra
     assert fragment.signals["fragment"] == 1.0 and opening.signals["fragment"] == 0.0
     assert plain[0].paragraph.text == grammar[3][2]  # "(SOV, see 5.2)." names a value: it led
     assert [h.paragraph.text for h in hits[:2]] == [grammar[1][2], grammar[3][2]]
+
+
+def test_the_opening_bonus_lifts_a_sections_first_paragraph_whatever_its_heading() -> None:
+    settings = RetrievalSettings(reranker=None, opening_weight=0.35, fragment_penalty=0.0, opening_bonus=0.1)
+    bm25 = np.array([2.0, 2.0, 2.0])
+    vocabulary = np.array([1.0, 1.0, 1.0])
+    section = np.array([0.0, 0.0, 1.0])
+    opening = np.array([0.0, 1.0, 1.0])
+    ranked = combine(settings, bm25, vocabulary, None, section=section, opening=opening)
+    plain = combine(settings.with_(opening_bonus=0.0), bm25, vocabulary, None, section=section, opening=opening)
+    assert plain.order == [2, 0, 1]  # without the bonus, an opening under no matching heading gains nothing
+    assert ranked.order == [2, 1, 0]  # with it, it comes before a paragraph further into its section
+    assert ranked.scores[1] - plain.scores[1] == pytest.approx(0.1) and ranked.scores[0] == plain.scores[0]
+    assert ranked.scores[2] - plain.scores[2] == pytest.approx(0.1)  # on top of opening_weight x section
