@@ -156,31 +156,47 @@ def prepare_project(project_path: Path, retrieval: Any, progress: Progress) -> N
         start_model(retrieval)  # in this process (tests): loads now, in this worker
 
 
+@dataclasses.dataclass(frozen=True)
+class Slice:
+    """What one slice of a book's embedding did, and which of the upcoming features can now be re-ranked."""
+
+    run: Any  # core.retrieval.book_embeddings.EmbedRun
+    ready: tuple[str, ...]  # upcoming features whose candidates all have a vector (their re-ranking embeds nothing)
+
+
 def embed_slice(project_path: Path, retrieval: Any, progress: Progress, max_seconds: float,
-                upcoming: Sequence[str] = ()) -> Any:
+                upcoming: Sequence[str] = ()) -> Slice | None:
     """Embed the project's paragraphs for about ``max_seconds`` (core.retrieval.book_embeddings).
 
-    The candidates of the ``upcoming`` features (ids, nearest first) go before the rest of the book.
-    Returns the :class:`~core.retrieval.book_embeddings.EmbedRun`, or None while the model is still
-    loading in its child process (asked again later; this job never waits for it).
+    The candidates of the ``upcoming`` features (ids, nearest first) go before the rest of the book,
+    feature after feature, and their query vectors are computed too: a re-ranking of a feature found
+    ready then asks the model nothing (in the app, a request waits for the batch in flight).  Returns
+    None while the model is still loading in its child process (asked again later; this job never
+    waits for it).
     """
     from core.retrieval import dense
     from core.retrieval.book_embeddings import EmbedRun, embed_book, needs_book_embeddings
 
     if not needs_book_embeddings(retrieval):
-        return EmbedRun(retrieval.reranker or "", 0, 0, 0, 0.0, 0)
+        return Slice(EmbedRun(retrieval.reranker or "", 0, 0, 0, 0.0, 0), tuple(upcoming))
     if dense.model_loading(retrieval.reranker, kind=retrieval.reranker_kind, device=retrieval.device):
         return None
     with open_project(project_path, backup=False) as project:
-        first = _priority_ids(project, retrieval, tuple(upcoming)) if upcoming else ()
-        return embed_book(project, retrieval, progress, max_seconds=max_seconds, first=first)
+        wanted = _candidates_of(project, retrieval, tuple(upcoming)) if upcoming else {}
+        _remember_queries(wanted, retrieval)
+        groups, seen = [], set()
+        for ids in wanted.values():  # each feature's candidates not already asked for a nearer one
+            groups.append([i for i in ids if i not in seen])
+            seen.update(ids)
+        run = embed_book(project, retrieval, progress, max_seconds=max_seconds, first=groups)
+    return Slice(run, tuple(f for f, ids in wanted.items() if run.first_pending.isdisjoint(ids)))
 
 
-_PRIORITY: dict[tuple, list[int]] = {}  # the last upcoming features' candidate ids (one entry: cheap to keep)
+_PRIORITY: dict[tuple, dict[str, list[int]]] = {}  # the last upcoming features' candidate ids (one entry: cheap)
 
 
-def _priority_ids(project: Any, retrieval: Any, upcoming: tuple[str, ...]) -> list[int]:
-    """Candidate paragraph ids of the upcoming features, computed once per project state and features."""
+def _candidates_of(project: Any, retrieval: Any, upcoming: tuple[str, ...]) -> dict[str, list[int]]:
+    """Candidate paragraph ids of each upcoming feature, nearest first; computed once per project state and features."""
     from core.catalog import load_catalog
     from core.retrieval.pipeline import candidate_ids, project_index
 
@@ -188,8 +204,17 @@ def _priority_ids(project: Any, retrieval: Any, upcoming: tuple[str, ...]) -> li
     if key not in _PRIORITY:
         catalog = load_catalog()
         _PRIORITY.clear()
-        _PRIORITY[key] = candidate_ids(project, [catalog.get(f) for f in upcoming if f in catalog], retrieval)
+        _PRIORITY[key] = {f: candidate_ids(project, [catalog.get(f)], retrieval) for f in upcoming if f in catalog}
     return _PRIORITY[key]
+
+
+def _remember_queries(wanted: dict[str, list[int]], retrieval: Any) -> None:
+    """The upcoming features' query vectors, computed in this job (which talks to the model anyway)."""
+    from core.catalog import load_catalog
+    from core.retrieval.ranking import remember_queries
+
+    catalog = load_catalog()
+    remember_queries([catalog.get(f) for f in wanted], retrieval)
 
 
 def classify(project_path: Path, feature: Feature, settings: AppSettings, progress: Progress) -> Classification:
