@@ -32,6 +32,10 @@ from core.store.database import ProjectDatabase
 from core.store.embeddings import embedded_hashes, put_embeddings
 
 TOKEN_BUDGET = 8192  # padded tokens per forward pass: 32 paragraphs of 256 word pieces, 128 of 64
+# ... and for the candidates of a feature the coder meets next: a re-ranking or the next feature waits at
+# most one batch in flight (8,192 word pieces took 0.8 s quiet, 2-3 s on two busy cores; 2,048 a quarter of
+# that, at the same speed per word piece: measured 4-8k word pieces/s for both on busy cores)
+WANTED_BUDGET = 2048
 MAX_TOKENS = 256  # what MiniLM reads of a paragraph (its max_seq_length): a longer one costs no more
 CHARS_PER_TOKEN = 3.0  # grammar prose with examples: ~94 word pieces for ~270 characters
 
@@ -169,7 +173,7 @@ def book_status(project: ProjectDatabase, settings: RetrievalSettings) -> BookEm
 
 
 def _planned(model: Any, key: str, todo: Sequence[tuple[int, str, str]], groups: Sequence[Collection[int]],
-             budget: int) -> Iterator[tuple[list[int], bool]]:
+             budget: int, wanted_budget: int) -> Iterator[tuple[list[int], bool]]:
     """Batches (indices of ``todo``) of each group of wanted paragraphs in turn, then of the rest, on exact lengths.
 
     Each batch comes with True when it ends a wanted group.  Groups go in their order (the feature on
@@ -190,20 +194,21 @@ def _planned(model: Any, key: str, todo: Sequence[tuple[int, str, str]], groups:
         if not part:
             continue
         lengths = token_lengths(model, key, [todo[i] for i in part])
-        batches = plan_batches([todo[i][1] for i in part], budget, lengths)
+        batches = plan_batches([todo[i][1] for i in part], wanted_budget if wanted else budget, lengths)
         for n, batch in enumerate(batches):
             yield [part[j] for j in batch], wanted and n == len(batches) - 1
 
 
 def embed_book(project: ProjectDatabase, settings: RetrievalSettings, progress: Progress | None = None, *,
                max_seconds: float | None = None, token_budget: int = TOKEN_BUDGET, model: Any = None,
-               first: Collection[int] | Sequence[Collection[int]] = ()) -> EmbedRun:
+               first: Collection[int] | Sequence[Collection[int]] = (), wanted_budget: int = WANTED_BUDGET) -> EmbedRun:
     """Embed the project's paragraphs that have no vector of the settings' model yet (see the module).
 
     ``first`` holds paragraph ids to embed before all others (:func:`candidate_ids` of the features
     the coder meets next), or groups of ids embedded group after group (each feature's candidates,
     nearest feature first); with ``max_seconds`` the call also ends when a group is done, so the caller
-    learns at once that a feature can be re-ranked (``EmbedRun.first_pending``).
+    learns at once that a feature can be re-ranked (``EmbedRun.first_pending``).  Their batches hold at most
+    ``wanted_budget`` word pieces (see :data:`WANTED_BUDGET`).
 
     ``project`` must be a connection of the calling thread.  ``max_seconds`` stops after the batch
     that passes that much time (at least one batch runs); ``model`` is a loaded model to use instead
@@ -235,7 +240,7 @@ def embed_book(project: ProjectDatabase, settings: RetrievalSettings, progress: 
     groups = _groups(first)
     asked = {pid for group in groups for pid in group}
     pending = {pid for pid, _, _ in todo if pid in asked}
-    planned = _planned(model, key, todo, groups, token_budget)
+    planned = _planned(model, key, todo, groups, token_budget, min(token_budget, wanted_budget))
     group_done = False
     while True:
         progress.step(before + done, total, "embedding paragraphs")

@@ -125,7 +125,8 @@ def test_the_next_features_candidates_are_embedded_before_the_rest_of_the_book(
     with open_project(path) as project:
         first = candidate_ids(project, upcoming, minilm)
         assert 0 < len(first) < 300 and len(set(first)) == len(first)
-        run = embed_book(project, minilm, max_seconds=0.0, token_budget=100_000, first=first)  # one batch: them all
+        run = embed_book(project, minilm, max_seconds=0.0, token_budget=100_000, first=first,
+                         wanted_budget=100_000)  # one batch: them all
         assert run.batches == 1 and run.embedded == len(first) and not run.complete
         stored = {row[0] for row in project.conn.execute("SELECT paragraph_id FROM embeddings")}
         assert stored == set(first)
@@ -202,7 +203,8 @@ def test_looking_ahead_while_the_model_loads_keeps_provisional_evidence_and_upgr
         cache.prefetch(project, ["81A", "GB107"])  # the look-ahead never embeds: still provisional
         assert cache.get("81A").provisional and cache.missing(["81A"]) == ["81A"]
         first = candidate_ids(project, [catalog.get("81A"), catalog.get("GB107")], settings)
-        embed_book(project, settings, first=first, max_seconds=0.0, token_budget=100_000)  # as the app does
+        embed_book(project, settings, first=first, max_seconds=0.0, token_budget=100_000,
+                   wanted_budget=100_000)  # as the app does
         assert cache.prefetch(project, ["81A", "GB107"]) == ["81A", "GB107"]
         assert not cache.get("81A").provisional and "dense" in cache.get("81A").hits[0].signals
         assert cache.missing(["81A", "GB107"]) == []
@@ -221,7 +223,7 @@ def test_a_feature_said_ready_is_looked_ahead_again_at_once(tmp_path: Path, mini
         cache.prefetch(project, ["81A"])
         assert cache.get("81A").provisional and cache.missing(["81A"]) == []  # within the retry interval
         embed_book(project, minilm, first=[candidate_ids(project, [load_catalog().get("81A")], minilm)],
-                   max_seconds=0.0, token_budget=100_000)  # its candidates only, in one batch
+                   max_seconds=0.0, token_budget=100_000, wanted_budget=100_000)  # its candidates, one batch
         assert cache.mark_ready(["81A", "GB107"]) == ["81A"]  # GB107 was never looked ahead
         assert cache.missing(["81A"]) == ["81A"]
         cache.prefetch(project, ["81A"])
