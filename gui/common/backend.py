@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import sqlite3
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence
 
 from core.errors import GrammarLensError
 from core.progress import Progress
@@ -165,17 +165,22 @@ class Slice:
 
 
 def embed_slice(project_path: Path, retrieval: Any, progress: Progress, max_seconds: float,
-                upcoming: Sequence[str] = ()) -> Slice | None:
+                upcoming: Sequence[str] = (), seconds_left: Mapping[str, float] | None = None,
+                rate: float | None = None) -> Slice | None:
     """Embed the project's paragraphs for about ``max_seconds`` (core.retrieval.book_embeddings).
 
     The candidates of the ``upcoming`` features (ids, nearest first) go before the rest of the book,
     feature after feature, and their query vectors are computed too: a re-ranking of a feature found
-    ready then asks the model nothing (in the app, a request waits for the batch in flight).  Returns
-    None while the model is still loading in its child process (asked again later; this job never
-    waits for it).
+    ready then asks the model nothing (in the app, a request waits for the batch in flight).  With
+    ``seconds_left`` (how long the coder will stay on each) and ``rate`` (paragraphs a second), a
+    feature that would be left before its candidates are done is passed over (core.retrieval.schedule).
+    Returns None while the model is still loading in its child process (asked again later; this job
+    never waits for it).
     """
     from core.retrieval import dense
-    from core.retrieval.book_embeddings import EmbedRun, embed_book, needs_book_embeddings
+    from core.retrieval.book_embeddings import EmbedRun, embed_book, needs_book_embeddings, pending_paragraphs
+    from core.retrieval.pipeline import project_index
+    from core.retrieval.schedule import on_time
 
     if not needs_book_embeddings(retrieval):
         return Slice(EmbedRun(retrieval.reranker or "", 0, 0, 0, 0.0, 0), tuple(upcoming))
@@ -184,12 +189,17 @@ def embed_slice(project_path: Path, retrieval: Any, progress: Progress, max_seco
     with open_project(project_path, backup=False) as project:
         wanted = _candidates_of(project, retrieval, tuple(upcoming)) if upcoming else {}
         _remember_queries(wanted, retrieval)
-        groups, seen = [], set()
-        for ids in wanted.values():  # each feature's candidates not already asked for a nearer one
-            groups.append([i for i in ids if i not in seen])
-            seen.update(ids)
+        paragraphs = project_index(project).paragraphs
+        pending = {pid for pid, _, _ in pending_paragraphs(project, dense.model_key(retrieval.reranker or ""),
+                                                           paragraphs)} if wanted else set()
+        chosen = on_time(wanted, pending, seconds_left or {}, rate) if seconds_left and rate else list(wanted)
+        groups, asked = [], set()
+        for feature in chosen:  # each feature's candidates not already asked for a nearer one
+            groups.append([i for i in wanted[feature] if i not in asked])
+            asked.update(wanted[feature])
         run = embed_book(project, retrieval, progress, max_seconds=max_seconds, first=groups)
-    return Slice(run, tuple(f for f, ids in wanted.items() if run.first_pending.isdisjoint(ids)))
+    done = asked - run.first_pending
+    return Slice(run, tuple(f for f, ids in wanted.items() if all(i in done or i not in pending for i in ids)))
 
 
 _PRIORITY: dict[tuple, dict[str, list[int]]] = {}  # the last upcoming features' candidate ids (one entry: cheap)

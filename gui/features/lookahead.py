@@ -152,6 +152,17 @@ class LookAhead(QObject):
             if not self.busy_retrieving:
                 self._start()
 
+    def seconds_left(self) -> dict[str, float]:
+        """How long the coder is expected to stay before leaving each upcoming feature, at their recent pace
+        (the book's preparation passes over a feature it cannot embed in time); none while the pace is not
+        known, or when the coder stays on the feature on screen longer than their pace (they read it: it goes first)."""
+        if self.pace_s is None or self._shown is None or not self._upcoming or self._shown[0] != self._upcoming[0]:
+            return {}
+        now = time.monotonic()
+        if now - self._shown[1] > self.pace_s:
+            return {}
+        return {fid: self._shown[1] + (k + 1) * self.pace_s - now for k, fid in enumerate(self._upcoming)}
+
     def upcoming(self) -> tuple[str, ...]:
         """Ids of the features the coder meets next, nearest first: the book embeds their paragraphs first
         (gui.project.book_preparation), so their evidence is re-ranked from the first minute."""

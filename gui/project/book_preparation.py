@@ -35,6 +35,7 @@ SLICE_S = 0.6  # longest embedding job: a retrieval that finds both threads busy
 RETRY_MS = 250  # while the model loads, look again this often
 YIELD_MS = 50  # while other jobs run, look again this often ...
 YIELD_MAX_MS = 1000  # ... but not longer than this before the next slice
+RATE_MEMORY = 0.3  # weight of the newest slice in the paragraphs-a-second estimate
 
 
 class BookPreparation(QObject):
@@ -59,12 +60,19 @@ class BookPreparation(QObject):
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._next_slice)
         self._upcoming: Callable[[], Sequence[str]] = lambda: ()
+        self._seconds_left: Callable[[], dict[str, float]] = dict
+        self.rate: float | None = None  # paragraphs embedded a second, recently (for core.retrieval.schedule)
         self._first: str | None = None  # the feature on screen waiting for its re-ranked order: its candidates first
         self.ready: set[str] = set()  # features whose candidates all have a vector (this project and settings)
 
     def use_upcoming(self, source: Callable[[], Sequence[str]]) -> None:
         """Where to learn which features come next (the coding pass's look-ahead): their paragraphs go first."""
         self._upcoming = source
+
+    def use_seconds_left(self, source: Callable[[], dict[str, float]]) -> None:
+        """Where to learn how long the coder will stay on each upcoming feature (the look-ahead, from their pace):
+        a feature that would be left before its candidates are embedded is passed over."""
+        self._seconds_left = source
 
     def want_first(self, feature_id: str | None) -> None:
         """Embed this feature's candidates before any other's (the feature on screen waits for its re-ranked order)."""
@@ -146,8 +154,9 @@ class BookPreparation(QObject):
             self.start(path)  # the settings changed: prepare for the new ones
             return
         upcoming = tuple(dict.fromkeys(([self._first] if self._first else []) + list(self._upcoming())))
+        left, rate = self._seconds_left(), self.rate
         self._operation = (Operation(self.runner, lambda progress: backend.embed_slice(path, retrieval, progress,
-                                                                                        SLICE_S, upcoming))
+                                                                                        SLICE_S, upcoming, left, rate))
                            .success(lambda run: self._sliced(goal, run))
                            .failure(lambda exc: self._failed(goal, exc))
                            .run_in_background())
@@ -159,6 +168,9 @@ class BookPreparation(QObject):
             self._scheduled(goal, RETRY_MS)
             return
         run = result.run
+        if run.embedded and run.seconds > 0:
+            rate = run.embedded / run.seconds
+            self.rate = rate if self.rate is None else RATE_MEMORY * rate + (1 - RATE_MEMORY) * self.rate
         self.embedded = (run.total - run.remaining, run.total)
         self.done = run.complete
         self.ready.update(result.ready)
