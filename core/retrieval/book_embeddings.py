@@ -263,10 +263,11 @@ def embed_book(project: ProjectDatabase, settings: RetrievalSettings, progress: 
 
 def _groups(first: Collection[int] | Sequence[Collection[int]]) -> list[Collection[int]]:
     """``first`` as groups: a flat collection of ids is one group."""
-    items = list(first)
-    if items and all(isinstance(item, int) for item in items):
-        return [items]  # type: ignore[list-item]
-    return [group for group in items if not isinstance(group, int)]
+    items: list[object] = list(first)
+    ids = [item for item in items if isinstance(item, int)]
+    if ids:
+        return [ids]
+    return [group for group in items if isinstance(group, Collection)]
 
 
 def release_freed_memory() -> None:

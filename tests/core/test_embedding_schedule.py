@@ -1,4 +1,4 @@
-"""Which upcoming features' candidates are embedded first when the coder moves faster than the book embeds (issue 28)."""
+"""Which upcoming features' candidates embed first when the coder moves faster than the book embeds (issue 28)."""
 
 from __future__ import annotations
 
