@@ -47,6 +47,22 @@ def build_project(path: Path, grammar: list[tuple[str, ParagraphKind, str]] = MI
     return path
 
 
+TOPICS = ["word order", "case marking", "negation", "polar questions", "articles", "tone", "plural marking",
+          "relative clauses", "possession", "demonstratives", "verb agreement", "tense and aspect"]
+
+
+def generated_grammar(paragraphs: int) -> list[tuple[str, ParagraphKind, str]]:
+    """A book of ``paragraphs`` paragraphs of varied length about the usual topics (not all alike)."""
+    out = list(MINI_GRAMMAR)
+    for i in range(paragraphs - len(out)):
+        topic = TOPICS[i % len(TOPICS)]
+        sentence = (f"Paragraph {i} describes {topic} in the language: the construction occurs in texts of "
+                    f"type {i % 7}, and example ({i}) shows it with the verb form number {i * 3}. ")
+        out.append((f"{i % 9 + 2} Chapter > {i % 9 + 2}.{i % 5 + 1} {topic.capitalize()}", ParagraphKind.PROSE,
+                    sentence * (1 + i % 6)))
+    return out
+
+
 @pytest.fixture
 def mini_project(tmp_path: Path) -> Path:
     return build_project(tmp_path / "mini.grammarlens")

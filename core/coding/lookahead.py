@@ -51,6 +51,7 @@ class EvidenceCache:
     settings: RetrievalSettings
     _items: dict[str, Prefetched] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _ready: set[str] = field(default_factory=set)  # provisional entries whose final order can be had now
 
     def get(self, feature_id: str) -> Prefetched | None:
         with self._lock:
@@ -67,16 +68,27 @@ class EvidenceCache:
         now = time.monotonic()
         with self._lock:
             return [f for f in feature_ids
-                    if f not in self._items or (upgrade and self._items[f].provisional
-                                                and now - self._items[f].fetched_at >= PROVISIONAL_RETRY_S)]
+                    if f not in self._items or (self._items[f].provisional and (
+                        f in self._ready or (upgrade and now - self._items[f].fetched_at >= PROVISIONAL_RETRY_S)))]
+
+    def mark_ready(self, feature_ids: Sequence[str]) -> list[str]:
+        """These features' candidates all have a vector now (the book's preparation said so): their provisional
+        entries are named by :meth:`missing` at once, without waiting out the retry interval.  Returns the ids
+        cached provisionally."""
+        with self._lock:
+            stale = [f for f in feature_ids if f in self._items and self._items[f].provisional]
+            self._ready.update(stale)
+        return stale
 
     def put(self, item: Prefetched) -> None:
         with self._lock:
             self._items[item.feature_id] = item
+            self._ready.discard(item.feature_id)  # asked once: a still provisional answer waits for the interval
 
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
+            self._ready.clear()
 
     def hits(self, project: ProjectDatabase, feature_id: str) -> Prefetched:
         """The feature's hits: from the cache, else retrieved now (and kept)."""

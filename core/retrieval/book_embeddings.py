@@ -32,6 +32,10 @@ from core.store.database import ProjectDatabase
 from core.store.embeddings import embedded_hashes, put_embeddings
 
 TOKEN_BUDGET = 8192  # padded tokens per forward pass: 32 paragraphs of 256 word pieces, 128 of 64
+# ... and for the candidates of a feature the coder meets next: a re-ranking or the next feature waits at
+# most one batch in flight (8,192 word pieces took 0.8 s quiet, 2-3 s on two busy cores; 2,048 a quarter of
+# that, at the same speed per word piece: measured 4-8k word pieces/s for both on busy cores)
+WANTED_BUDGET = 2048
 MAX_TOKENS = 256  # what MiniLM reads of a paragraph (its max_seq_length): a longer one costs no more
 CHARS_PER_TOKEN = 3.0  # grammar prose with examples: ~94 word pieces for ~270 characters
 
@@ -59,6 +63,7 @@ class EmbedRun:
     total: int
     seconds: float
     batches: int
+    first_pending: frozenset[int] = frozenset()  # ids asked for ``first`` still without a vector after this call
 
     @property
     def complete(self) -> bool:
@@ -167,30 +172,43 @@ def book_status(project: ProjectDatabase, settings: RetrievalSettings) -> BookEm
     return BookEmbeddings(key, len(paragraphs) - missing, len(paragraphs))
 
 
-def _planned(model: Any, key: str, todo: Sequence[tuple[int, str, str]], wanted: Collection[int],
-             budget: int) -> Iterator[list[int]]:
-    """Batches (indices of ``todo``) of the ``wanted`` paragraphs, then of the rest, on exact lengths.
+def _planned(model: Any, key: str, todo: Sequence[tuple[int, str, str]], groups: Sequence[Collection[int]],
+             budget: int, wanted_budget: int) -> Iterator[tuple[list[int], bool]]:
+    """Batches (indices of ``todo``) of each group of wanted paragraphs in turn, then of the rest, on exact lengths.
 
+    Each batch comes with True when it ends a wanted group.  Groups go in their order (the feature on
+    screen, then the next one...) and never share a batch, so the nearest feature's candidates are done
+    first instead of being spread over the batches of all upcoming features (which are longest first).
     The rest are counted only when the wanted ones are done, so a first slice that embeds a feature's
     candidates does not wait for the whole book to be tokenised.
     """
-    head = [i for i, (pid, _, _) in enumerate(todo) if pid in wanted]
-    tail = [i for i, (pid, _, _) in enumerate(todo) if pid not in wanted]
-    for group in (head, tail):
-        if not group:
+    position = {pid: i for i, (pid, _, _) in enumerate(todo)}
+    taken: set[int] = set()
+    parts: list[tuple[list[int], bool]] = []
+    for group in groups:
+        part = [position[pid] for pid in group if pid in position and position[pid] not in taken]
+        taken.update(part)
+        parts.append((part, True))
+    parts.append(([i for i in range(len(todo)) if i not in taken], False))
+    for part, wanted in parts:
+        if not part:
             continue
-        lengths = token_lengths(model, key, [todo[i] for i in group])
-        for batch in plan_batches([todo[i][1] for i in group], budget, lengths):
-            yield [group[j] for j in batch]
+        lengths = token_lengths(model, key, [todo[i] for i in part])
+        batches = plan_batches([todo[i][1] for i in part], wanted_budget if wanted else budget, lengths)
+        for n, batch in enumerate(batches):
+            yield [part[j] for j in batch], wanted and n == len(batches) - 1
 
 
 def embed_book(project: ProjectDatabase, settings: RetrievalSettings, progress: Progress | None = None, *,
                max_seconds: float | None = None, token_budget: int = TOKEN_BUDGET, model: Any = None,
-               first: Collection[int] = ()) -> EmbedRun:
+               first: Collection[int] | Sequence[Collection[int]] = (), wanted_budget: int = WANTED_BUDGET) -> EmbedRun:
     """Embed the project's paragraphs that have no vector of the settings' model yet (see the module).
 
     ``first`` holds paragraph ids to embed before all others (:func:`candidate_ids` of the features
-    the coder meets next).
+    the coder meets next), or groups of ids embedded group after group (each feature's candidates,
+    nearest feature first); with ``max_seconds`` the call also ends when a group is done, so the caller
+    learns at once that a feature can be re-ranked (``EmbedRun.first_pending``).  Their batches hold at most
+    ``wanted_budget`` word pieces (see :data:`WANTED_BUDGET`).
 
     ``project`` must be a connection of the calling thread.  ``max_seconds`` stops after the batch
     that passes that much time (at least one batch runs); ``model`` is a loaded model to use instead
@@ -219,23 +237,37 @@ def embed_book(project: ProjectDatabase, settings: RetrievalSettings, progress: 
         model = load_model(model_name, kind=settings.reranker_kind, device=settings.device)
     before = total - len(todo)
     done = batches = 0
-    wanted = set(first)
-    planned = _planned(model, key, todo, wanted, token_budget)
+    groups = _groups(first)
+    asked = {pid for group in groups for pid in group}
+    pending = {pid for pid, _, _ in todo if pid in asked}
+    planned = _planned(model, key, todo, groups, token_budget, min(token_budget, wanted_budget))
+    group_done = False
     while True:
         progress.step(before + done, total, "embedding paragraphs")
-        if batches and max_seconds is not None and time.perf_counter() - started >= max_seconds:
+        if batches and max_seconds is not None and (group_done or time.perf_counter() - started >= max_seconds):
             break  # before planning more: counting the rest of the book is the next slice's work
-        batch = next(planned, None)
-        if batch is None:
+        step = next(planned, None)
+        if step is None:
             break
+        batch, group_done = step
         vectors = model.encode([todo[i][1] for i in batch], batch_size=len(batch))
         put_embeddings(project, key, [(todo[i][0], todo[i][2], vec) for i, vec in zip(batch, vectors, strict=True)])
+        pending.difference_update(todo[i][0] for i in batch)
         done += len(batch)
         batches += 1
     progress.step(before + done, total, "embedding paragraphs")
     if batches:
         release_freed_memory()
-    return EmbedRun(key, done, len(todo) - done, total, time.perf_counter() - started, batches)
+    return EmbedRun(key, done, len(todo) - done, total, time.perf_counter() - started, batches, frozenset(pending))
+
+
+def _groups(first: Collection[int] | Sequence[Collection[int]]) -> list[Collection[int]]:
+    """``first`` as groups: a flat collection of ids is one group."""
+    items: list[object] = list(first)
+    ids = [item for item in items if isinstance(item, int)]
+    if ids:
+        return [ids]
+    return [group for group in items if isinstance(group, Collection)]
 
 
 def release_freed_memory() -> None:

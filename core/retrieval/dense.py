@@ -262,7 +262,14 @@ def _load_error(name: str, device: str, exc: Exception) -> ModelError:
 
 
 def load_in_model_process(name: str, kind: str, device: str) -> LoadedModel:
-    """The model process's loader: whatever the parent's main module switched on, this process holds the model."""
+    """The model process's loader: whatever the parent's main module switched on, this process holds the model.
+
+    Torch's OpenMP threads wait for work by spinning; beside the window (and on a machine doing other work)
+    two spinning threads on two cores take turns being descheduled at every one of a forward pass's hundreds
+    of parallel steps: one query took 0.2-0.8 s instead of 35 ms, a book's batch twice its time, and a
+    re-ranking waited for them at every feature.  Passive threads sleep instead (read when torch starts).
+    """
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     use_model_process(False)
     return load_model(name, kind=kind, device=device)
 

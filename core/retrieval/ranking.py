@@ -16,7 +16,7 @@ import numpy as np
 from core.catalog.model import Feature
 from core.retrieval.bm25 import BM25Index
 from core.retrieval.combine import Ranked, combine
-from core.retrieval.dense import load_model, model_key, with_instruction
+from core.retrieval.dense import load_model, model_key, model_kind, with_instruction
 from core.retrieval.expansion import retrieval_vocabulary
 from core.retrieval.settings import RetrievalSettings
 from core.retrieval.tokenize import tokenize
@@ -81,8 +81,31 @@ def dense_scores(
         return model.cross_scores(query, texts, batch_size=settings.batch_size)
     if embeddings is None:
         embeddings = embed_texts(texts, settings)
-    q = model.encode([query], batch_size=1)[0]
+    q = query_vectors([query], settings)[0]
     return embeddings.astype(np.float64) @ q.astype(np.float64)
+
+
+def query_vectors(queries: Sequence[str], settings: RetrievalSettings) -> np.ndarray:
+    """The bi-encoder's vectors of ``queries``, each encoded alone (as a re-ranking always did) and memoised.
+
+    Why memoised: in the app the model answers one request at a time from its child process, and while
+    the book embeds, a request waits for the batch in flight (1-2 s on two busy cores); a re-ranking whose
+    query vector was computed ahead (:func:`remember_queries`) asks the model nothing.
+    """
+    return embed_texts(list(queries), settings.with_(batch_size=1))
+
+
+def remember_queries(features: Sequence[Feature], settings: RetrievalSettings) -> int:
+    """Compute ahead the query vectors of ``features``' re-rankings (bi-encoders); returns how many were new."""
+    if not settings.reranker or settings.ranking == "bm25" or not features \
+            or model_kind(settings.reranker, settings.reranker_kind) != "bi":
+        return 0
+    key = model_key(settings.reranker)
+    queries = [dense_query(f, settings) for f in features]
+    new = sum(1 for q in queries if (key, hashlib.sha1(q.encode("utf-8")).hexdigest()) not in _MEMO)
+    if new:
+        query_vectors(queries, settings)
+    return new
 
 
 def rank_candidates(

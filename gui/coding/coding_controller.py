@@ -81,6 +81,8 @@ class CodingController(QObject):
         self.name_asker: Callable[[], object] | None = None  # the window's "who is coding?", at the first act
         features.use_prefetched(self.passes.lookahead.hits)  # moving on in a pass shows evidence retrieved ahead
         features.preparation.use_upcoming(self.passes.lookahead.upcoming)  # their paragraphs are embedded first
+        features.preparation.featuresReady.connect(self.passes.lookahead.features_ready)  # then re-ranked at once
+        features.preparation.use_seconds_left(self.passes.lookahead.seconds_left)  # ... those it can do in time
         projects.opened.connect(self._project_opened)
         projects.closed.connect(self._project_closed)
         projects.documentsChanged.connect(lambda _id: self._forget_retrieved())

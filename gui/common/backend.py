@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import sqlite3
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence
 
 from core.errors import GrammarLensError
 from core.progress import Progress
@@ -163,40 +163,87 @@ def prepare_project(project_path: Path, retrieval: Any, progress: Progress) -> N
         start_model(retrieval)  # in this process (tests): loads now, in this worker
 
 
+@dataclasses.dataclass(frozen=True)
+class Slice:
+    """What one slice of a book's embedding did, and which of the upcoming features can now be re-ranked."""
+
+    run: Any  # core.retrieval.book_embeddings.EmbedRun
+    ready: tuple[str, ...]  # upcoming features whose candidates all have a vector (their re-ranking embeds nothing)
+
+
 def embed_slice(project_path: Path, retrieval: Any, progress: Progress, max_seconds: float,
-                upcoming: Sequence[str] = ()) -> Any:
+                upcoming: Sequence[str] = (), seconds_left: Mapping[str, float] | None = None,
+                rate: float | None = None) -> Slice | None:
     """Embed the project's paragraphs for about ``max_seconds`` (core.retrieval.book_embeddings).
 
-    The candidates of the ``upcoming`` features (ids, nearest first) go before the rest of the book.
-    Returns the :class:`~core.retrieval.book_embeddings.EmbedRun`, or None while the model is still
-    loading in its child process (asked again later; this job never waits for it).
+    The candidates of the ``upcoming`` features (ids, nearest first) go before the rest of the book,
+    feature after feature, and their query vectors are computed too: a re-ranking of a feature found
+    ready then asks the model nothing (in the app, a request waits for the batch in flight).  With
+    ``seconds_left`` (how long the coder will stay on each) and ``rate`` (paragraphs a second), a
+    feature that would be left before its candidates are done is passed over (core.retrieval.schedule).
+    Returns None while the model is still loading in its child process (asked again later; this job
+    never waits for it).
     """
     from core.retrieval import dense
-    from core.retrieval.book_embeddings import EmbedRun, embed_book, needs_book_embeddings
+    from core.retrieval.book_embeddings import EmbedRun, embed_book, needs_book_embeddings, pending_paragraphs
+    from core.retrieval.pipeline import project_index
+    from core.retrieval.schedule import on_time
 
     if not needs_book_embeddings(retrieval):
-        return EmbedRun(retrieval.reranker or "", 0, 0, 0, 0.0, 0)
+        return Slice(EmbedRun(retrieval.reranker or "", 0, 0, 0, 0.0, 0), tuple(upcoming))
     if dense.model_loading(retrieval.reranker, kind=retrieval.reranker_kind, device=retrieval.device):
         return None
     with open_project(project_path, backup=False) as project:
-        first = _priority_ids(project, retrieval, tuple(upcoming)) if upcoming else ()
-        return embed_book(project, retrieval, progress, max_seconds=max_seconds, first=first)
+        wanted = _candidates_of(project, retrieval, tuple(upcoming)) if upcoming else {}
+        _remember_queries(wanted, retrieval)
+        paragraphs = project_index(project).paragraphs
+        pending = {pid for pid, _, _ in pending_paragraphs(project, dense.model_key(retrieval.reranker or ""),
+                                                           paragraphs)} if wanted else set()
+        chosen = on_time(wanted, pending, seconds_left or {}, rate) if seconds_left and rate else list(wanted)
+        groups, asked = [], set()
+        for feature in chosen:  # each feature's candidates not already asked for a nearer one
+            groups.append([i for i in wanted[feature] if i not in asked])
+            asked.update(wanted[feature])
+        run = embed_book(project, retrieval, progress, max_seconds=max_seconds, first=groups)
+    done = asked - run.first_pending
+    return Slice(run, tuple(f for f, ids in wanted.items() if all(i in done or i not in pending for i in ids)))
 
 
-_PRIORITY: dict[tuple, list[int]] = {}  # the last upcoming features' candidate ids (one entry: cheap to keep)
+_PRIORITY: dict[tuple, list[int]] = {}  # (project, index stamp, settings, feature) -> candidate ids
+_PRIORITY_KEPT = 64  # a pass names about nine features at a time; each key adds one
 
 
-def _priority_ids(project: Any, retrieval: Any, upcoming: tuple[str, ...]) -> list[int]:
-    """Candidate paragraph ids of the upcoming features, computed once per project state and features."""
+def _candidates_of(project: Any, retrieval: Any, upcoming: tuple[str, ...]) -> dict[str, list[int]]:
+    """Candidate paragraph ids of each upcoming feature, nearest first.
+
+    Kept per feature (10-20 ms each): each key of a pass adds one feature to the nine upcoming ones, and
+    computing all nine again held the slice's worker (and the model, idle meanwhile) 0.15 s a slice.
+    """
     from core.catalog import load_catalog
     from core.retrieval.pipeline import candidate_ids, project_index
 
-    key = (str(project.path), project_index(project).stamp, retrieval.to_json(), upcoming)
-    if key not in _PRIORITY:
-        catalog = load_catalog()
-        _PRIORITY.clear()
-        _PRIORITY[key] = candidate_ids(project, [catalog.get(f) for f in upcoming if f in catalog], retrieval)
-    return _PRIORITY[key]
+    state = (str(project.path), project_index(project).stamp, retrieval.to_json())
+    catalog = load_catalog()
+    out: dict[str, list[int]] = {}
+    for feature in upcoming:
+        if feature not in catalog:
+            continue
+        key = (*state, feature)
+        if key not in _PRIORITY:
+            if len(_PRIORITY) >= _PRIORITY_KEPT:
+                _PRIORITY.clear()
+            _PRIORITY[key] = candidate_ids(project, [catalog.get(feature)], retrieval)
+        out[feature] = _PRIORITY[key]
+    return out
+
+
+def _remember_queries(wanted: dict[str, list[int]], retrieval: Any) -> None:
+    """The upcoming features' query vectors, computed in this job (which talks to the model anyway)."""
+    from core.catalog import load_catalog
+    from core.retrieval.ranking import remember_queries
+
+    catalog = load_catalog()
+    remember_queries([catalog.get(f) for f in wanted], retrieval)
 
 
 def classify(project_path: Path, feature: Feature, settings: AppSettings, progress: Progress) -> Classification:

@@ -11,7 +11,10 @@ Evidence comes in two steps when the embedding model is not ready for a feature 
 its candidates not embedded yet): the BM25-and-vocabulary order first, at once (hits marked
 ``provisional``; the evidence list says "reranking…"), then the re-ranked order replacing it.  A
 project being opened is prepared in the background (:class:`gui.project.book_preparation.BookPreparation`:
-indexes, the model, every paragraph's vector), so that from then on one step is enough.
+indexes, the model, every paragraph's vector), so that from then on one step is enough.  While it
+embeds the book, the re-ranking waits for it to report the feature ready (its candidates go first) and
+then asks the model nothing; it never embeds the candidates itself in a worker nothing can interrupt,
+which held the re-rankings of the next features for seconds in a pass at a key a second.
 """
 
 from __future__ import annotations
@@ -34,7 +37,8 @@ from gui.features import review
 from gui.project.book_preparation import BookPreparation
 from gui.project.project_controller import ProjectController
 
-RERANK_RETRY_MS = 250  # while the embedding model loads, look again this often before re-ranking
+RERANK_RETRY_MS = 250  # while the embedding model loads (no preparation running), look again this often
+RERANK_AFTER_MS = 20  # an earlier re-ranking (a few tens of ms now) still runs: look again this soon
 
 
 class FeatureController(QObject):
@@ -71,6 +75,7 @@ class FeatureController(QObject):
         projects.changes.changed.connect(self._project_changed)
         projects.opened.connect(lambda path: self.preparation.start(Path(path)))
         projects.ingestFinished.connect(self._ingested)
+        self.preparation.featuresReady.connect(lambda _ready: self._rerank_when_ready())
         self.preparation.warm_model()  # the app is starting: the model loads while the window opens
 
     def _ingested(self, added: bool) -> None:
@@ -180,17 +185,34 @@ class FeatureController(QObject):
     def _start_rerank(self, path: Path, feature: Feature, settings: AppSettings) -> None:
         """Re-rank the provisional evidence on screen with the embedding model, quietly (no task bar).
 
-        While the model still loads in its child process, or the re-ranking of an earlier feature still
-        runs (a worker cannot be interrupted while it embeds), the re-ranking waits here, not in a
-        worker: a coder moving on at a key a second would otherwise queue one per feature and hold both
-        of the window's threads, and neither the look-ahead nor the next feature's evidence could run.
+        It waits here, not in a worker: while the book's preparation still embeds the feature's candidates
+        (it does them first and says so, :meth:`BookPreparation.waits_for`), while the model still loads in
+        its child process, or while the re-ranking of an earlier feature still runs.  A coder moving on at
+        a key a second would otherwise queue one per feature, or hold a worker for seconds embedding the
+        candidates of a feature already left, and the next features' re-ranked orders could not come.
         """
+        self._stop_rerank()
+        self._rerank_pending = (path, feature, settings)
+        self.preparation.want_first(feature.id)
+        self._rerank_when_ready()
+
+    def _rerank_when_ready(self) -> None:
+        """Start the re-ranking that waits, if nothing it waits for is left (see :meth:`_start_rerank`)."""
+        pending = self._rerank_pending
+        if pending is None:
+            return
+        path, feature, settings = pending
+        if not self.state.is_current(feature):
+            self._stop_rerank()
+            return
+        if self.preparation.waits_for(feature.id):
+            return  # featuresReady calls again
         earlier = self._rerank_busy
         if backend.model_loading(settings.retrieval) or (earlier is not None and earlier.running):
-            self._stop_rerank()
-            self._rerank_pending = (path, feature, settings)
-            self._rerank_timer.start(RERANK_RETRY_MS)
+            self._rerank_timer.start(RERANK_RETRY_MS if backend.model_loading(settings.retrieval) else RERANK_AFTER_MS)
             return
+        self._rerank_pending = None
+        self.preparation.want_first(None)
         operation: Operation = Operation(self.runner, lambda progress: backend.retrieve(path, feature, settings,
                                                                                         progress))
 
@@ -214,16 +236,12 @@ class FeatureController(QObject):
                 self.rerankFinished.emit()
                 self.failed.emit("Re-ranking failed (the evidence is in BM25 and vocabulary order)", exc)
 
-        self._stop_rerank()
         self._rerank = operation.success(done).failure(failed).run_in_background()
-
-    def _rerank_when_ready(self) -> None:
-        pending, self._rerank_pending = self._rerank_pending, None
-        if pending is not None and self.state.is_current(pending[1]):
-            self._start_rerank(*pending)
 
     def _stop_rerank(self) -> None:
         """Drop the re-ranking of earlier evidence (another feature, or new evidence for this one)."""
+        if self._rerank_pending is not None:
+            self.preparation.want_first(None)
         self._rerank_pending = None
         self._rerank_timer.stop()
         if self._rerank is not None:

@@ -139,6 +139,30 @@ class LookAhead(QObject):
         self._pending = wanted
         self._delay.start()
 
+    def features_ready(self, feature_ids: Sequence[str]) -> None:
+        """The book's preparation embedded these features' candidates: retrieve again at once those of them
+        looked ahead provisionally, so the coder reaching them sees the re-ranked order without waiting."""
+        cache = self.cache()
+        if not self.enabled or cache is None:
+            return
+        near = set(self._upcoming[1:1 + self.depth()])  # those the look-ahead retrieves (not the one on screen)
+        stale = cache.mark_ready([f for f in feature_ids if f in near])
+        if stale:
+            self._pending = list(dict.fromkeys([*self._pending, *stale]))
+            if not self.busy_retrieving:
+                self._start()
+
+    def seconds_left(self) -> dict[str, float]:
+        """How long the coder is expected to stay before leaving each upcoming feature, at their recent pace
+        (the book's preparation passes over a feature it cannot embed in time); none while the pace is not
+        known, or when the coder stays on the feature on screen longer than their pace (they read it: it goes first)."""
+        if self.pace_s is None or self._shown is None or not self._upcoming or self._shown[0] != self._upcoming[0]:
+            return {}
+        now = time.monotonic()
+        if now - self._shown[1] > self.pace_s:
+            return {}
+        return {fid: self._shown[1] + (k + 1) * self.pace_s - now for k, fid in enumerate(self._upcoming)}
+
     def upcoming(self) -> tuple[str, ...]:
         """Ids of the features the coder meets next, nearest first: the book embeds their paragraphs first
         (gui.project.book_preparation), so their evidence is re-ranked from the first minute."""

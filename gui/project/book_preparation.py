@@ -11,8 +11,12 @@ minute of embedding; before each slice the chain also waits (up to :data:`YIELD_
 jobs run.  Everything is stored batch by batch, so closing the window, a crash or a kill loses at most
 one batch and the next opening continues.  The jobs are quiet (no task bar); ``progressed`` reports
 how far the book is.  The paragraphs the coder needs next go first: the candidates of the feature on
-screen and of those the coding pass names ahead (:meth:`BookPreparation.use_upcoming`), then the rest
-of the book, so a pass at a key a second finds re-ranked evidence while the book still embeds.
+screen and of those the coding pass names ahead (:meth:`BookPreparation.use_upcoming`), feature after
+feature, then the rest of the book, so a pass at a key a second finds re-ranked evidence while the book
+still embeds.  After each slice :attr:`BookPreparation.featuresReady` names the upcoming features whose
+candidates all have a vector (and whose query vectors are computed): their re-ranking asks the model
+nothing, so it never waits for a batch in flight, and it is started then rather than embedding the
+candidates itself in a worker that cannot be interrupted (the feature controller and the look-ahead).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ SLICE_S = 0.6  # longest embedding job: a retrieval that finds both threads busy
 RETRY_MS = 250  # while the model loads, look again this often
 YIELD_MS = 50  # while other jobs run, look again this often ...
 YIELD_MAX_MS = 1000  # ... but not longer than this before the next slice
+RATE_MEMORY = 0.3  # weight of the newest slice in the paragraphs-a-second estimate
 
 
 class BookPreparation(QObject):
@@ -38,6 +43,7 @@ class BookPreparation(QObject):
 
     progressed = Signal(int, int)  # paragraphs with a vector, all paragraphs
     finished = Signal()  # indexes built and every paragraph embedded (or nothing to embed)
+    featuresReady = Signal(object)  # after each slice (and when stopped): tuple of the upcoming features now ready
 
     def __init__(self, runner: OperationRunner, settings: Callable[[], AppSettings],
                  parent: QObject | None = None) -> None:
@@ -54,10 +60,28 @@ class BookPreparation(QObject):
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._next_slice)
         self._upcoming: Callable[[], Sequence[str]] = lambda: ()
+        self._seconds_left: Callable[[], dict[str, float]] = dict
+        self.rate: float | None = None  # paragraphs embedded a second, recently (for core.retrieval.schedule)
+        self._first: str | None = None  # the feature on screen waiting for its re-ranked order: its candidates first
+        self.ready: set[str] = set()  # features whose candidates all have a vector (this project and settings)
 
     def use_upcoming(self, source: Callable[[], Sequence[str]]) -> None:
         """Where to learn which features come next (the coding pass's look-ahead): their paragraphs go first."""
         self._upcoming = source
+
+    def use_seconds_left(self, source: Callable[[], dict[str, float]]) -> None:
+        """Where to learn how long the coder will stay on each upcoming feature (the look-ahead, from their pace):
+        a feature that would be left before its candidates are embedded is passed over."""
+        self._seconds_left = source
+
+    def want_first(self, feature_id: str | None) -> None:
+        """Embed this feature's candidates before any other's (the feature on screen waits for its re-ranked order)."""
+        self._first = feature_id
+
+    def waits_for(self, feature_id: str) -> bool:
+        """True while this preparation is embedding the book and the feature's candidates are not all done yet:
+        a re-ranking started now would embed them itself, in a worker nothing can interrupt."""
+        return self.running and not self.done and self.last_error is None and feature_id not in self.ready
 
     # ------------------------------------------------------------------ what the controller asks
     def warm_model(self) -> None:
@@ -79,6 +103,7 @@ class BookPreparation(QObject):
             return
         self.cancel()
         self.project_path, self._goal, self.done, self.last_error = project_path, goal, False, None
+        self.ready = set()
         if project_path is None:
             return
         self._operation = (Operation(self.runner, lambda progress: backend.prepare_project(project_path, retrieval,
@@ -128,23 +153,30 @@ class BookPreparation(QObject):
         if retrieval.to_json() != goal[1]:
             self.start(path)  # the settings changed: prepare for the new ones
             return
-        upcoming = tuple(self._upcoming())
+        upcoming = tuple(dict.fromkeys(([self._first] if self._first else []) + list(self._upcoming())))
+        left, rate = self._seconds_left(), self.rate
         self._operation = (Operation(self.runner, lambda progress: backend.embed_slice(path, retrieval, progress,
-                                                                                        SLICE_S, upcoming))
+                                                                                        SLICE_S, upcoming, left, rate))
                            .success(lambda run: self._sliced(goal, run))
                            .failure(lambda exc: self._failed(goal, exc))
                            .run_in_background())
 
-    def _sliced(self, goal: tuple, run: Any) -> None:
+    def _sliced(self, goal: tuple, result: Any) -> None:
         if goal != self._goal:
             return
-        if run is None:  # the model is still loading
+        if result is None:  # the model is still loading
             self._scheduled(goal, RETRY_MS)
             return
+        run = result.run
+        if run.embedded and run.seconds > 0:
+            rate = run.embedded / run.seconds
+            self.rate = rate if self.rate is None else RATE_MEMORY * rate + (1 - RATE_MEMORY) * self.rate
         self.embedded = (run.total - run.remaining, run.total)
+        self.done = run.complete
+        self.ready.update(result.ready)
         self.progressed.emit(*self.embedded)
+        self.featuresReady.emit(tuple(result.ready))
         if run.complete:
-            self.done = True
             self.finished.emit()
         else:
             self._scheduled(goal, 0)
@@ -154,3 +186,4 @@ class BookPreparation(QObject):
         if goal == self._goal:
             self.last_error = exc  # kept with its goal: the same settings are not tried again until asked
             self._timer.stop()
+            self.featuresReady.emit(())  # whoever waited for it goes on without it

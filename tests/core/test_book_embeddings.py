@@ -16,10 +16,10 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from core.catalog import load_catalog
-from core.models import ParagraphKind
 from core.progress import Progress
 from core.retrieval import RetrievalSettings, retrieve
 from core.retrieval.book_embeddings import (
@@ -32,25 +32,9 @@ from core.retrieval.book_embeddings import (
 )
 from core.retrieval.pipeline import candidate_ids
 from core.store import open_project
-from tests.fixtures_retrieval import MINI_GRAMMAR, build_project
+from tests.fixtures_retrieval import build_project, generated_grammar
 
 REPO = Path(__file__).resolve().parents[2]
-TOPICS = ["word order", "case marking", "negation", "polar questions", "articles", "tone", "plural marking",
-          "relative clauses", "possession", "demonstratives", "verb agreement", "tense and aspect"]
-
-
-def generated_grammar(paragraphs: int) -> list[tuple[str, ParagraphKind, str]]:
-    """A book of ``paragraphs`` paragraphs of varied length about the usual topics (not all alike)."""
-    out = list(MINI_GRAMMAR)
-    for i in range(paragraphs - len(out)):
-        topic = TOPICS[i % len(TOPICS)]
-        sentence = (f"Paragraph {i} describes {topic} in the language: the construction occurs in texts of "
-                    f"type {i % 7}, and example ({i}) shows it with the verb form number {i * 3}. ")
-        out.append((f"{i % 9 + 2} Chapter > {i % 9 + 2}.{i % 5 + 1} {topic.capitalize()}", ParagraphKind.PROSE,
-                    sentence * (1 + i % 6)))
-    return out
-
-
 @pytest.fixture(scope="module")
 def minilm(minilm_path: Path) -> RetrievalSettings:
     return RetrievalSettings(reranker=str(minilm_path), device="cpu")
@@ -141,7 +125,8 @@ def test_the_next_features_candidates_are_embedded_before_the_rest_of_the_book(
     with open_project(path) as project:
         first = candidate_ids(project, upcoming, minilm)
         assert 0 < len(first) < 300 and len(set(first)) == len(first)
-        run = embed_book(project, minilm, max_seconds=0.0, token_budget=100_000, first=first)  # one batch: them all
+        run = embed_book(project, minilm, max_seconds=0.0, token_budget=100_000, first=first,
+                         wanted_budget=100_000)  # one batch: them all
         assert run.batches == 1 and run.embedded == len(first) and not run.complete
         stored = {row[0] for row in project.conn.execute("SELECT paragraph_id FROM embeddings")}
         assert stored == set(first)
@@ -149,6 +134,48 @@ def test_the_next_features_candidates_are_embedded_before_the_rest_of_the_book(
             stats: dict = {}
             hits = retrieve(project, feature, minilm, stats=stats, wait_for_model=False)
             assert not stats["provisional"] and stats["embedded"] == 0 and "dense" in hits[0].signals
+
+
+def test_each_upcoming_feature_is_embedded_in_turn_and_the_call_says_which_are_ready(
+        tmp_path: Path, minilm: RetrievalSettings) -> None:
+    """The first minute (issue 28): the nearest feature's candidates are done first, not spread over the batches
+    of all upcoming features (longest first), and a slice ends when a feature is done, so it is re-ranked at once."""
+    path = build_project(tmp_path / "turns.grammarlens", generated_grammar(300))
+    catalog = load_catalog()
+    with open_project(path) as project:
+        near = candidate_ids(project, [catalog.get("GB107")], minilm)
+        later = [i for i in candidate_ids(project, [catalog.get("81A")], minilm) if i not in set(near)]
+        assert near and later
+        # a budget of a few paragraphs a batch, and time enough for the whole book: it stops when GB107 is done
+        run = embed_book(project, minilm, max_seconds=600.0, token_budget=2048, first=[near, later])
+        stored = {row[0] for row in project.conn.execute("SELECT paragraph_id FROM embeddings")}
+        assert run.batches > 1 and stored == set(near) and run.first_pending == frozenset(later)
+        stats: dict = {}
+        retrieve(project, catalog.get("GB107"), minilm, stats=stats, wait_for_model=False)
+        assert not stats["provisional"] and stats["embedded"] == 0  # re-ranked now, without the model's help
+        run = embed_book(project, minilm, max_seconds=600.0, token_budget=2048, first=[near, later])
+        stored = {row[0] for row in project.conn.execute("SELECT paragraph_id FROM embeddings")}
+        assert stored == set(near) | set(later) and run.first_pending == frozenset() and not run.complete
+
+
+def test_query_vectors_computed_ahead_are_those_a_reranking_computes(minilm: RetrievalSettings) -> None:
+    """A re-ranking whose query vector was computed ahead asks the model nothing (in the app a request waits
+    for the book's batch in flight); the vector is the one encoding the query alone gives."""
+    import hashlib
+
+    from core.retrieval import ranking
+    from core.retrieval.dense import load_model, model_key
+    from core.retrieval.ranking import dense_query, query_vectors, remember_queries
+
+    features = [load_catalog().get("GB021"), load_catalog().get("116A")]
+    remember_queries(features, minilm)
+    key = model_key(minilm.reranker or "")
+    assert all((key, hashlib.sha1(dense_query(f, minilm).encode("utf-8")).hexdigest()) in ranking._MEMO
+               for f in features)
+    assert remember_queries(features, minilm) == 0  # kept: nothing new to ask
+    alone = load_model(minilm.reranker or "", device="cpu").encode([dense_query(features[1], minilm)], batch_size=1)
+    assert np.allclose(query_vectors([dense_query(features[1], minilm)], minilm)[0], alone[0], atol=1e-6)
+    assert remember_queries(features, minilm.with_(ranking="bm25")) == 0  # no model, nothing to compute
 
 
 def test_looking_ahead_while_the_model_loads_keeps_provisional_evidence_and_upgrades_it(
@@ -176,10 +203,31 @@ def test_looking_ahead_while_the_model_loads_keeps_provisional_evidence_and_upgr
         cache.prefetch(project, ["81A", "GB107"])  # the look-ahead never embeds: still provisional
         assert cache.get("81A").provisional and cache.missing(["81A"]) == ["81A"]
         first = candidate_ids(project, [catalog.get("81A"), catalog.get("GB107")], settings)
-        embed_book(project, settings, first=first, max_seconds=0.0, token_budget=100_000)  # as the app does
+        embed_book(project, settings, first=first, max_seconds=0.0, token_budget=100_000,
+                   wanted_budget=100_000)  # as the app does
         assert cache.prefetch(project, ["81A", "GB107"]) == ["81A", "GB107"]
         assert not cache.get("81A").provisional and "dense" in cache.get("81A").hits[0].signals
         assert cache.missing(["81A", "GB107"]) == []
+
+
+def test_a_feature_said_ready_is_looked_ahead_again_at_once(tmp_path: Path, minilm: RetrievalSettings) -> None:
+    """The book's preparation says when a feature's candidates are embedded: its provisional look-ahead entry is
+    retrieved again then, not after the retry interval (2 s: two features later at a key a second)."""
+    from core.coding.lookahead import EvidenceCache
+    from core.retrieval.dense import load_model
+
+    load_model(minilm.reranker or "", device="cpu")
+    path = build_project(tmp_path / "ready.grammarlens", generated_grammar(60))
+    cache = EvidenceCache(minilm)
+    with open_project(path) as project:
+        cache.prefetch(project, ["81A"])
+        assert cache.get("81A").provisional and cache.missing(["81A"]) == []  # within the retry interval
+        embed_book(project, minilm, first=[candidate_ids(project, [load_catalog().get("81A")], minilm)],
+                   max_seconds=0.0, token_budget=100_000, wanted_budget=100_000)  # its candidates, one batch
+        assert cache.mark_ready(["81A", "GB107"]) == ["81A"]  # GB107 was never looked ahead
+        assert cache.missing(["81A"]) == ["81A"]
+        cache.prefetch(project, ["81A"])
+        assert not cache.get("81A").provisional and cache.missing(["81A"]) == []
 
 
 def test_embedding_killed_half_way_leaves_an_intact_project_that_the_next_run_finishes(

@@ -17,6 +17,7 @@ from gui.features.evidence_panel import RERANKING_NOTE, EvidencePanel
 from gui.features.feature_controller import FeatureController
 from gui.features.lookahead import AHEAD, MIN_AHEAD, LookAhead
 from gui.project.project_controller import ProjectController
+from tests.fixtures_retrieval import build_project, generated_grammar
 
 MODEL_MS = 180_000  # the first test of a session loads torch and the model (seconds on two busy cores)
 
@@ -87,6 +88,32 @@ def test_an_opened_project_is_embedded_in_the_background_and_evidence_then_comes
     assert shown == [False] and not features.reranking and "dense" in state.hits[0].signals
     features.preparation.start(projects.state.project_path)  # asked again: already done, nothing runs
     assert features.preparation.done and not features.preparation.running
+
+
+def test_while_the_book_embeds_a_reranking_waits_for_its_candidates_to_go_first_and_embeds_nothing(
+        qtbot, parts, tmp_path, minilm_settings) -> None:
+    """The first minute (issue 28): a re-ranking that embedded its own candidates held a worker for seconds, and
+    the next features' re-rankings waited behind it; now the book's preparation embeds the feature on screen
+    first and says so, and the re-ranking then only ranks."""
+    state, runner, projects = parts
+    path = build_project(tmp_path / "long.grammarlens", generated_grammar(400))
+    features = FeatureController(state, runner, projects, lambda: minilm_settings)
+    ready: list[tuple[str, ...]] = []
+    features.preparation.featuresReady.connect(lambda ids: ready.append(tuple(ids)))
+    assert projects.open(path)  # the preparation starts: indexes, the model, then the book
+    with qtbot.waitSignal(features.retrievalFinished, timeout=MODEL_MS):
+        features.choose(load_catalog().get("81A"))
+    assert all(h.provisional for h in state.hits)
+    # waiting for the preparation, not in a worker embedding the candidates
+    assert features.reranking and features._rerank is None and features.preparation.waits_for("81A")
+    with qtbot.waitSignal(features.rerankFinished, timeout=MODEL_MS):
+        pass
+    assert not any(h.provisional for h in state.hits) and "dense" in state.hits[0].signals
+    assert any("81A" in ids for ids in ready) and not features.preparation.done  # its candidates went first
+    with open_project(path) as project:
+        stats: dict = {}
+        retrieve(project, load_catalog().get("81A"), minilm_settings.retrieval, stats=stats, wait_for_model=False)
+        assert not stats["provisional"] and stats["embedded"] == 0
 
 
 def test_look_ahead_depth_follows_the_coders_pace(qtbot, parts, demo_project) -> None:
