@@ -163,87 +163,25 @@ def prepare_project(project_path: Path, retrieval: Any, progress: Progress) -> N
         start_model(retrieval)  # in this process (tests): loads now, in this worker
 
 
-@dataclasses.dataclass(frozen=True)
-class Slice:
-    """What one slice of a book's embedding did, and which of the upcoming features can now be re-ranked."""
-
-    run: Any  # core.retrieval.book_embeddings.EmbedRun
-    ready: tuple[str, ...]  # upcoming features whose candidates all have a vector (their re-ranking embeds nothing)
-
-
 def embed_slice(project_path: Path, retrieval: Any, progress: Progress, max_seconds: float,
                 upcoming: Sequence[str] = (), seconds_left: Mapping[str, float] | None = None,
-                rate: float | None = None) -> Slice | None:
-    """Embed the project's paragraphs for about ``max_seconds`` (core.retrieval.book_embeddings).
+                rate: float | None = None) -> Any:
+    """Embed the project's paragraphs for about ``max_seconds``, the ``upcoming`` features' candidates first.
 
-    The candidates of the ``upcoming`` features (ids, nearest first) go before the rest of the book,
-    feature after feature, and their query vectors are computed too: a re-ranking of a feature found
-    ready then asks the model nothing (in the app, a request waits for the batch in flight).  With
-    ``seconds_left`` (how long the coder will stay on each) and ``rate`` (paragraphs a second), a
-    feature that would be left before its candidates are done is passed over (core.retrieval.schedule).
-    Returns None while the model is still loading in its child process (asked again later; this job
+    Returns a :class:`core.retrieval.upcoming.Slice` (what was embedded, which upcoming features are
+    ready), or None while the model is still loading in its child process (asked again later; this job
     never waits for it).
     """
     from core.retrieval import dense
-    from core.retrieval.book_embeddings import EmbedRun, embed_book, needs_book_embeddings, pending_paragraphs
-    from core.retrieval.pipeline import project_index
-    from core.retrieval.schedule import on_time
+    from core.retrieval.book_embeddings import EmbedRun, needs_book_embeddings
+    from core.retrieval.upcoming import Slice, embed_upcoming_first
 
     if not needs_book_embeddings(retrieval):
         return Slice(EmbedRun(retrieval.reranker or "", 0, 0, 0, 0.0, 0), tuple(upcoming))
     if dense.model_loading(retrieval.reranker, kind=retrieval.reranker_kind, device=retrieval.device):
         return None
     with open_project(project_path, backup=False) as project:
-        wanted = _candidates_of(project, retrieval, tuple(upcoming)) if upcoming else {}
-        _remember_queries(wanted, retrieval)
-        paragraphs = project_index(project).paragraphs
-        pending = {pid for pid, _, _ in pending_paragraphs(project, dense.model_key(retrieval.reranker or ""),
-                                                           paragraphs)} if wanted else set()
-        chosen = on_time(wanted, pending, seconds_left or {}, rate) if seconds_left and rate else list(wanted)
-        groups, asked = [], set()
-        for feature in chosen:  # each feature's candidates not already asked for a nearer one
-            groups.append([i for i in wanted[feature] if i not in asked])
-            asked.update(wanted[feature])
-        run = embed_book(project, retrieval, progress, max_seconds=max_seconds, first=groups)
-    done = asked - run.first_pending
-    return Slice(run, tuple(f for f, ids in wanted.items() if all(i in done or i not in pending for i in ids)))
-
-
-_PRIORITY: dict[tuple, list[int]] = {}  # (project, index stamp, settings, feature) -> candidate ids
-_PRIORITY_KEPT = 64  # a pass names about nine features at a time; each key adds one
-
-
-def _candidates_of(project: Any, retrieval: Any, upcoming: tuple[str, ...]) -> dict[str, list[int]]:
-    """Candidate paragraph ids of each upcoming feature, nearest first.
-
-    Kept per feature (10-20 ms each): each key of a pass adds one feature to the nine upcoming ones, and
-    computing all nine again held the slice's worker (and the model, idle meanwhile) 0.15 s a slice.
-    """
-    from core.catalog import load_catalog
-    from core.retrieval.pipeline import candidate_ids, project_index
-
-    state = (str(project.path), project_index(project).stamp, retrieval.to_json())
-    catalog = load_catalog()
-    out: dict[str, list[int]] = {}
-    for feature in upcoming:
-        if feature not in catalog:
-            continue
-        key = (*state, feature)
-        if key not in _PRIORITY:
-            if len(_PRIORITY) >= _PRIORITY_KEPT:
-                _PRIORITY.clear()
-            _PRIORITY[key] = candidate_ids(project, [catalog.get(feature)], retrieval)
-        out[feature] = _PRIORITY[key]
-    return out
-
-
-def _remember_queries(wanted: dict[str, list[int]], retrieval: Any) -> None:
-    """The upcoming features' query vectors, computed in this job (which talks to the model anyway)."""
-    from core.catalog import load_catalog
-    from core.retrieval.ranking import remember_queries
-
-    catalog = load_catalog()
-    remember_queries([catalog.get(f) for f in wanted], retrieval)
+        return embed_upcoming_first(project, retrieval, progress, max_seconds, upcoming, seconds_left, rate)
 
 
 def classify(project_path: Path, feature: Feature, settings: AppSettings, progress: Progress) -> Classification:
