@@ -137,8 +137,10 @@ def test_three_writers_and_an_import_across_20_restores_lose_no_acknowledged_act
     lost = [a for a in acked if a not in kept]
     assert len(acked) > 300 and lost == [], f"{len(lost)} of {len(acked)} acknowledged acts lost: {lost[:5]}"
     in_file = _classifications(path)
-    if importer.returncode == 0:
-        assert json.loads(imported_out.strip().splitlines()[-1])["imported"] == in_file
+    if importer.returncode == 0:  # its count is what the project held when it ended: the file's, or, when a
+        # restore came after its end (a quick import), that restore's before-restore backup's
+        imported = json.loads(imported_out.strip().splitlines()[-1])["imported"]
+        assert imported == in_file or imported in {_classifications(p) for p in safeties}, (imported, in_file)
     else:
         assert "restored from a backup" in imported_err and "not in the project any more" in imported_err
         assert in_file == 0, imported_err
