@@ -142,7 +142,8 @@ class ModelProcess:
         if self._process.is_alive():
             self._process.kill()
             self._process.join(timeout=5)
-        self._conn.close()
+        with _LIVE_LOCK, contextlib.suppress(OSError):  # a waiting thread that saw the child end closes it too
+            self._conn.close()
         with _LIVE_LOCK:
             if self in _LIVE:
                 _LIVE.remove(self)
