@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 from cli import arg_types
 from cli.progress_printer import stderr_progress
+
+if TYPE_CHECKING:
+    from core.retrieval.settings import RetrievalSettings
 
 
 def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAction) -> None:
@@ -33,6 +37,12 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
     p.add_argument("--misses", action="store_true",
                    help="per-query error analysis: where each short pair's deciding paragraphs rank and why "
                         "(bench.judged_misses)")
+    p.add_argument("--model", type=arg_types.model_name, default=None,
+                   help="the default ranking's embedding model (a name, a local folder or 'none'; default: the app's)")
+    p.add_argument("--headroom", action="store_true",
+                   help="NDCG@10 with simulated re-ranking models of known quality, beside the real signals' "
+                        "agreement with the grades: how good a model must be to lift the ranking "
+                        "(bench.judged_headroom)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=_bench_judged)
 
@@ -50,16 +60,17 @@ def _bench_judged(args: argparse.Namespace) -> int:
         from bench.judged_logo import format_logo, run_logo
 
         logo = run_logo(args.data, args.grammars, args.projects, features=args.feature, files=args.grammar,
-                        progress=None if args.json else stderr_progress("bench judged --logo"))
+                        base=_base(args), progress=None if args.json else stderr_progress("bench judged --logo"))
         print(json.dumps(logo, ensure_ascii=False) if args.json else format_logo(logo))
         return 0
-    if args.misses:
-        return _misses(args)
-    settings = None
+    if args.misses or args.headroom:
+        return _from_signals(args)
+    settings = {name: ranking.with_(reranker=_base(args).reranker) if args.model and ranking.reranker else ranking
+                for name, ranking in rankings().items()}
     if args.ablation:
         from bench.judged_ablation import ablation_rankings
 
-        settings = {**rankings(), **ablation_rankings()}
+        settings = {**settings, **ablation_rankings(_base(args))}
     report = run_judged_bench(
         args.data, args.grammars, args.projects, features=args.feature, files=args.grammar, settings=settings,
         progress=None if args.json else stderr_progress("bench judged"),
@@ -87,15 +98,34 @@ def _bench_judged(args: argparse.Namespace) -> int:
     return 0
 
 
-def _misses(args: argparse.Namespace) -> int:
+def _base(args: argparse.Namespace) -> RetrievalSettings:
+    """The default ranking, with ``--model`` as its embedding model when given ('none': no model)."""
+    from core.retrieval.settings import RetrievalSettings
+
+    if not args.model:
+        return RetrievalSettings()
+    return RetrievalSettings().with_(reranker=None if args.model.lower() == "none" else args.model)
+
+
+def _from_signals(args: argparse.Namespace) -> int:
+    """``--misses`` and ``--headroom``: analyses of every candidate's signals, gathered once."""
     from bench.fusion_fit import collect
-    from bench.judged_misses import format_misses, misses
     from core.retrieval.fusion_weights import fitted_weights
 
-    pairs = collect(args.data, args.grammars, args.projects,
-                    progress=None if args.json else stderr_progress("bench judged --misses"))
+    name = "--headroom" if args.headroom else "--misses"
+    pairs = collect(args.data, args.grammars, args.projects, settings=_base(args),
+                    progress=None if args.json else stderr_progress(f"bench judged {name}"))
     pairs = [p for p in pairs if (not args.feature or p.feature in args.feature)
              and (not args.grammar or p.file in args.grammar)]
-    rows = misses(pairs, fitted_weights())
+    weights = fitted_weights()
+    if args.headroom:
+        from bench.judged_headroom import format_headroom, headroom
+
+        result = headroom(pairs, weights, signal_weights=sorted({weights["signal_weight"], 0.5, 1.0}))
+        print(json.dumps(result, ensure_ascii=False) if args.json else format_headroom(result))
+        return 0
+    from bench.judged_misses import format_misses, misses
+
+    rows = misses(pairs, weights)
     print(json.dumps(rows, ensure_ascii=False) if args.json else format_misses(rows))
     return 0

@@ -212,3 +212,16 @@ def test_the_fit_sees_candidates_in_the_apps_order_and_ranks_them_as_the_app_doe
                "dictionary_penalty": settings.dictionary_penalty, "opening_weight": settings.opening_weight,
                "fragment_penalty": settings.fragment_penalty, "opening_bonus": settings.opening_bonus}
     assert [pair.ids[i] for i in final_order(pair, weights)] == app
+
+
+def test_headroom_collects_the_real_signals_and_a_perfect_simulated_model_beats_the_shipped_ranking(
+        projects: Path, capsys: pytest.CaptureFixture) -> None:
+    # without a model (embedding every candidate of the two pairs took over 2 minutes in this suite): the
+    # simulated model takes the place the real one would have had
+    result = _bench(capsys, "--headroom", "--model", "none", "--grammar", GRAMMAR, "--projects", str(projects),
+                    *[x for f in FEATURES for x in ("--feature", f)])
+    assert result["pairs"] == 2 and {"vocabulary", "bm25"} <= set(result["real_agreement"])
+    assert "dense" not in result["real_agreement"]
+    perfect = [r for r in result["simulated"] if r["noise"] == 0.0]
+    assert perfect and all(r["agreement"] == pytest.approx(1.0) for r in perfect)
+    assert max(r["ndcg@10"] for r in perfect) >= result["shipped_ndcg@10"]
