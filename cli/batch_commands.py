@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cli import arg_types
+from cli.server_options import add_server_options
 from core.output_paths import refuse_project
 
 if TYPE_CHECKING:
@@ -52,11 +53,7 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
 
 
 def _server_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--base-url", type=arg_types.url, default=None,
-                   help="another server with the Batch API (default OpenAI)")
-    p.add_argument("--api-key-env", type=arg_types.env_name, default=None, metavar="NAME",
-                   help="environment variable holding the key for --base-url's server "
-                        "(GRAMMARLENS_API_KEY and OPENAI_API_KEY are sent to OpenAI's own API only)")
+    add_server_options(p, model=False, base_url_help="another server with the Batch API (default OpenAI)")
     p.add_argument("--timeout", type=arg_types.float_range(0, 86_400, low_open=True), default=None,
                    help="seconds per call (default 120)")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")

@@ -11,6 +11,7 @@ from pathlib import Path
 from cli import arg_types
 from cli.batch_settings import batch_settings_from_args
 from cli.progress_printer import stderr_progress
+from cli.server_options import add_server_options
 from core.errors import GrammarLensError
 
 _SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
@@ -29,12 +30,7 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
                    help="ids like GB020,GB107 or a set (grambank); default: every feature of the gold file")
     p.add_argument("--languages", type=arg_types.line,
                    help="comma-separated language names or Glottocodes (default: all in the gold file)")
-    p.add_argument("--model", type=arg_types.line, default=None, help="model name (default gpt-4o)")
-    p.add_argument("--base-url", type=arg_types.url, default=None,
-                   help="OpenAI-compatible server, e.g. http://localhost:11434/v1")
-    p.add_argument("--api-key-env", type=arg_types.env_name, default=None, metavar="NAME",
-                   help="environment variable holding the key for --base-url's server "
-                        "(GRAMMARLENS_API_KEY and OPENAI_API_KEY are sent to OpenAI's own API only)")
+    add_server_options(p)
     p.add_argument("--config", choices=["baseline", "rag", "rag-guidelines"], default="rag")
     p.add_argument("--concurrency", type=arg_types.int_range(1, 256), default=4, help="requests at once (default 4)")
     p.add_argument("--no-llm", action="store_true", help="retrieval only: print evidence statistics, ask no model")

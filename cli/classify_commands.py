@@ -8,6 +8,7 @@ import sys
 
 from cli import arg_types
 from cli.progress_printer import stderr_progress
+from cli.server_options import add_server_options
 from core.retrieval.budget import DEFAULT_BUDGET_TOKENS
 
 
@@ -47,12 +48,7 @@ def register(commands, bench) -> None:
 
 def _llm_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", choices=["baseline", "rag", "rag-guidelines"], default="rag")
-    p.add_argument("--model", type=arg_types.line, default=None, help="model name (default gpt-4o)")
-    p.add_argument("--base-url", type=arg_types.url, default=None,
-                   help="OpenAI-compatible server, e.g. http://localhost:11434/v1")
-    p.add_argument("--api-key-env", type=arg_types.env_name, default=None, metavar="NAME",
-                   help="environment variable holding the key for --base-url's server "
-                        "(GRAMMARLENS_API_KEY and OPENAI_API_KEY are sent to OpenAI's own API only)")
+    add_server_options(p)
     p.add_argument("--temperature", type=arg_types.float_range(0, 2), default=None)
     p.add_argument("--timeout", type=arg_types.float_range(0, 86_400, low_open=True), default=None,
                    help="seconds per request")

@@ -10,6 +10,7 @@ from pathlib import Path
 from cli import arg_types
 from cli.batch_settings import batch_settings_from_args
 from cli.progress_printer import stderr_progress
+from cli.server_options import add_server_options
 from core.errors import GrammarLensError
 from core.output_paths import refuse_project
 from core.retrieval.budget import DEFAULT_BUDGET_TOKENS
@@ -29,12 +30,7 @@ def register(commands: argparse._SubParsersAction, bench: argparse._SubParsersAc
                    help="word-order-case-negation-questions (81A, 49A, GB107, 116A*; also 'paper'), grambank, wals, "
                         "a saved list's name, or ids like 81A,GB107; "
                         "without it, only show the stored profile")
-    p.add_argument("--model", type=arg_types.line, default=None, help="model name (default gpt-4o)")
-    p.add_argument("--base-url", type=arg_types.url, default=None,
-                   help="OpenAI-compatible server, e.g. http://localhost:11434/v1")
-    p.add_argument("--api-key-env", type=arg_types.env_name, default=None, metavar="NAME",
-                   help="environment variable holding the key for --base-url's server "
-                        "(GRAMMARLENS_API_KEY and OPENAI_API_KEY are sent to OpenAI's own API only)")
+    add_server_options(p)
     p.add_argument("--config", choices=["baseline", "rag", "rag-guidelines"], default="rag")
     p.add_argument("--concurrency", type=arg_types.int_range(1, MAX_CONCURRENCY), default=4,
                    help="requests at once (default 4)")
