@@ -31,6 +31,7 @@ from cli import UsageError
 from core.errors import GrammarLensError
 from core.output_paths import EXPORT_FILES, check_export_folder, check_output_file, is_pdf_file, is_project_file
 from core.store.database import APPLICATION_ID
+from tests.cli_in_process import run_cli
 from tests.fixtures_ingest import write_sample_book
 
 REPO = Path(__file__).resolve().parents[2]
@@ -63,13 +64,7 @@ class Setup:
 
 def _run(argv: list[str]) -> tuple[int, str, str]:
     """cli.main in this process: (exit code, stdout, stderr); argparse's SystemExit is an exit code too."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = cli.main(argv)
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
-    return code, out.getvalue(), err.getvalue()
+    return run_cli(*argv, exit_as_code=True)
 
 
 def _ok(argv: list[str]) -> str:
