@@ -93,7 +93,7 @@ def test_restore_from_the_oldest_of_five_same_day_backups_keeps_every_backup(pro
 
 def _import_project(folder: Path) -> tuple[Path, Path, int]:
     """The Testish project with a results file answering every Grambank and WALS feature (774 lines)."""
-    from tests.core.test_batch_import_chunks import write_long_results
+    from tests.batch_results import write_long_results
 
     path, results, count = write_long_results(folder, "testish.grammarlens")
     shutil.rmtree(backups.backup_dir(path), ignore_errors=True)
