@@ -15,6 +15,7 @@ from core.errors import ProjectError
 from core.store import backups, open_project
 from core.store.migrations import MIGRATIONS
 from tests.cli_in_process import run_cli
+from tests.old_projects import old_project
 
 
 def _sha(path: Path) -> str:
@@ -147,14 +148,7 @@ def test_a_file_that_never_was_a_project_is_not_called_damaged(tmp_path: Path) -
 
 
 def test_an_upgrade_is_preceded_by_a_backup(tmp_path: Path) -> None:
-    path = tmp_path / "old.grammarlens"
-    db = sqlite_utils.Database(path)
-    db.execute(f"PRAGMA application_id = {0x474C4E53}")
-    for number, migration in enumerate(MIGRATIONS[:4], start=1):
-        migration(db)
-        db.execute(f"PRAGMA user_version = {number}")
-    db.conn.commit()
-    db.close()
+    path = old_project(tmp_path / "old.grammarlens", 4)
     with open_project(path) as project:
         assert project.schema_version() == len(MIGRATIONS)
     reasons = [b.reason for b in backups.list_backups(path)]

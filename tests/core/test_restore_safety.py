@@ -26,6 +26,7 @@ from core.models import Language
 from core.store import backups, open_project
 from core.store.migrations import MIGRATIONS
 from core.store.repository import set_language
+from tests.old_projects import old_project
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -271,17 +272,7 @@ def test_no_restore_without_the_before_restore_backup(project_path: Path, tmp_pa
 
 def _old_backup(path: Path, language: str) -> Path:
     """A backup written before projects had an id (schema 6), of a project of ``language``."""
-    import sqlite_utils
-
-    db = sqlite_utils.Database(path)
-    db.execute(f"PRAGMA application_id = {0x474C4E53}")
-    for number, migration in enumerate(MIGRATIONS[:6], start=1):
-        migration(db)
-        db.execute(f"PRAGMA user_version = {number}")
-    db.execute("INSERT INTO language (id, name, glottocode, source) VALUES (1, ?, NULL, 'user')", (language,))
-    db.conn.commit()
-    db.close()
-    return path
+    return old_project(path, 6, language=language)
 
 
 def test_an_old_backup_without_an_id_is_judged_by_its_language(project_path: Path, tmp_path: Path) -> None:
