@@ -113,18 +113,13 @@ def test_the_apps_own_settings_share_the_name_with_the_cli(qtbot, nameless, gui_
         QSettings.setPath(QSettings.Format.NativeFormat, QSettings.Scope.UserScope, str(before))
 
 
-def test_a_resolution_in_the_two_coder_queue_is_a_first_act_too(qtbot, nameless, main_window, demo_project,
-                                                                 tmp_path) -> None:
+def test_a_resolution_in_the_two_coder_queue_is_a_first_act_too(qtbot, nameless, main_window, two_coder_files) -> None:
     from core.coding.decisions import current
-    from gui.window.sample_wiring import open_queue
-    from tests.gui.test_disagreement_queue import SLOW_MS, two_coders
+    from tests.fixtures_two_coders import SLOW_MS, open_compared_queue
 
-    a, b, _ids = two_coders(demo_project, tmp_path)
+    a, b, _ids = two_coder_files
     window = main_window
-    assert window.open_project(a)
-    queue = open_queue(window, b)
-    with qtbot.waitSignal(queue.compared, timeout=SLOW_MS):
-        pass
+    queue = open_compared_queue(qtbot, window, a, b)
     asked = _answer_when_asked(window, qtbot, "Cy")
     with qtbot.waitSignal(queue.resolved, timeout=SLOW_MS):
         queue.take_b.click()
