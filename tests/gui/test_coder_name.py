@@ -30,16 +30,27 @@ def _open_81a(qtbot, window, project) -> None:
         window.select_feature("81A")
 
 
-def _answer_when_asked(window, qtbot, name: str | None, shot: str | None = None) -> list[bool]:
-    """Answer the modal question from inside its own event loop (type ``name`` and OK, or Not now)."""
+def _when_asked(window, act) -> list[bool]:
+    """Run ``act(dialog)`` from inside the modal question's own event loop once it shows; the returned list
+    gets one True each time it did."""
     asked: list[bool] = []
 
-    def answer() -> None:
+    def poll() -> None:
         dialog = window.coder_dialog
         if dialog is None or not dialog.isVisible():
-            QTimer.singleShot(20, answer)
+            QTimer.singleShot(20, poll)
             return
         asked.append(True)
+        act(dialog)
+
+    QTimer.singleShot(0, poll)
+    return asked
+
+
+def _answer_when_asked(window, qtbot, name: str | None, shot: str | None = None) -> list[bool]:
+    """Answer the modal question from inside its own event loop (type ``name`` and OK, or Not now)."""
+
+    def answer(dialog) -> None:
         if name is None:
             dialog.reject()
             return
@@ -52,8 +63,7 @@ def _answer_when_asked(window, qtbot, name: str | None, shot: str | None = None)
             picture.save(shot)
         dialog.buttons.accepted.emit()
 
-    QTimer.singleShot(0, answer)
-    return asked
+    return _when_asked(window, answer)
 
 
 def _reviewers(project: Path) -> dict[str, str]:
@@ -139,21 +149,14 @@ def test_a_window_closed_while_it_asks_makes_no_act_and_no_error(qtbot, nameless
     _open_81a(qtbot, window, demo_project)
     QTest.keyClick(window, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: window.coding.pass_active, timeout=WAIT_MS)
-    asked: list[bool] = []
 
-    def close_when_asked() -> None:
-        dialog = window.coder_dialog
-        if dialog is None or not dialog.isVisible():
-            QTimer.singleShot(20, close_when_asked)
-            return
-        asked.append(True)
+    def close(dialog) -> None:
         window.close()  # what a script's timer or --quit-after does while the question waits
         # the dialog as context: the check is dropped with it, never run in a later test on a deleted dialog
         QTimer.singleShot(2000, dialog, lambda: dialog.isVisible() and (left_open.append(True), dialog.reject()))
 
     left_open: list[bool] = []  # the question outlived its window (the old code: only the app's quit ended it)
-
-    QTimer.singleShot(0, close_when_asked)
+    asked = _when_asked(window, close)
     QTest.keyClick(window.pass_bar, Qt.Key.Key_1)
     QTest.keyClick(window.pass_bar, Qt.Key.Key_Return)  # the first act: asks, and waits in the question
     assert asked == [True] and not window.isVisible() and left_open == []
