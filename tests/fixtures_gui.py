@@ -86,6 +86,15 @@ def main_window(qtbot, gui_store):
     window.close()
 
 
+def open_then_evidence(qtbot, window, project: Path, act, timeout_ms: int = 20_000) -> None:
+    """Open ``project`` in ``window`` (on no feature), then ``act()`` (pick a feature, start a pass) and wait for
+    the evidence that brings (``retrievalFinished``)."""
+    assert window.open_project(project)
+    qtbot.waitUntil(lambda: window.state.project_path is not None, timeout=timeout_ms)
+    with qtbot.waitSignal(window.retrievalFinished, timeout=timeout_ms):
+        act()
+
+
 @pytest.fixture
 def make_profile_view(qtbot):
     """Make a Profile view (gui.profile.profile_view) on its own worker runner: ``make(settings, size)``.

@@ -12,6 +12,7 @@ from PySide6.QtGui import QPainter
 from core.coding import reviewer
 from core.store import open_project
 from core.store.decisions import current_decisions
+from tests.fixtures_gui import open_then_evidence
 
 WAIT_MS = 20_000
 SCREENSHOT = "/tmp/grammarlens-first-act-name-question.png"
@@ -24,10 +25,7 @@ def nameless(monkeypatch):
 
 
 def _open_81a(qtbot, window, project) -> None:
-    assert window.open_project(project)
-    qtbot.waitUntil(lambda: window.state.project_path is not None, timeout=WAIT_MS)
-    with qtbot.waitSignal(window.retrievalFinished, timeout=WAIT_MS):
-        window.select_feature("81A")
+    open_then_evidence(qtbot, window, project, lambda: window.select_feature("81A"), WAIT_MS)
 
 
 def _when_asked(window, act) -> list[bool]:
