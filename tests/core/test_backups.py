@@ -14,7 +14,7 @@ from core import coding
 from core.errors import ProjectError
 from core.store import backups, open_project
 from core.store.migrations import MIGRATIONS
-from tests.cli_in_process import run_cli
+from tests.cli_runs import run_cli
 from tests.old_projects import old_project
 
 

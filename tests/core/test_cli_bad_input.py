@@ -31,7 +31,7 @@ from cli import UsageError
 from core.errors import GrammarLensError
 from core.output_paths import EXPORT_FILES, check_export_folder, check_output_file, is_pdf_file, is_project_file
 from core.store.database import APPLICATION_ID
-from tests.cli_in_process import run_cli
+from tests.cli_runs import run_cli
 from tests.fixtures_ingest import write_sample_book
 
 REPO = Path(__file__).resolve().parents[2]

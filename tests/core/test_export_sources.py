@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from core.export import read_cldf_values
-from tests.cli_in_process import run_cli
+from tests.cli_runs import run_cli
 
 
 def _pdf_of(project_path: Path) -> Path:

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.batch_results import result_lines, write_requests
-from tests.cli_in_process import run_cli
+from tests.cli_runs import run_cli
 from tests.core.test_batch_import_garbage import GOOD
 
 REPO = Path(__file__).resolve().parents[2]

@@ -26,14 +26,14 @@ from core.models import Language
 from core.store import backups, open_project
 from core.store.migrations import MIGRATIONS
 from core.store.repository import set_language
+from tests.cli_runs import run_main
 from tests.old_projects import old_project
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "main.py", *args], cwd=REPO, capture_output=True, text=True,
-                          timeout=timeout)
+    return run_main(*args, timeout=timeout)
 
 
 def worker(*args: str) -> subprocess.Popen:

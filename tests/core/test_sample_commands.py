@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_in_process import run_cli
+from tests.cli_runs import run_cli
 from tests.fixtures_sample import code_values
 
 REPO = Path(__file__).resolve().parents[2]

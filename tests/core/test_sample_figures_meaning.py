@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_in_process import run_cli
+from tests.cli_runs import run_cli
 
 # reference rows: (glottocode, feature, value); "?" = the database does not know
 REFERENCE = [("abad1241", "GB107", "0"), ("abad1241", "GB257", "1"), ("abad1241", "GB260", "1"),

@@ -16,6 +16,7 @@ import pytest
 from core import coding
 from core.errors import ProjectError
 from core.store import backups, open_project
+from tests.cli_runs import run_main
 from tests.old_projects import old_project
 
 REPO = Path(__file__).resolve().parents[2]
@@ -27,7 +28,7 @@ def worker(*args: str) -> subprocess.Popen:
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "main.py", *args], cwd=REPO, capture_output=True, text=True, timeout=120)
+    return run_main(*args)
 
 
 def count_notes(path: Path) -> int:
