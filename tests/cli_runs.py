@@ -39,8 +39,12 @@ def run_main(*args: object, timeout: float = 120, env: dict[str, str] | None = N
              text: bool = True) -> subprocess.CompletedProcess:
     """``python main.py ARGS`` from the repository, its output captured (as text unless ``text=False``).
 
+    An argument is passed as it is when it is ``str`` or ``bytes`` (a test may hand the command undecodable
+    bytes), else as ``str(arg)`` (a Path).
+
     ``timeout`` is a safety net for a hung command (the test fails), not a timing; ``env`` replaces the
     environment when given.
     """
-    return subprocess.run([sys.executable, str(REPO / "main.py"), *(str(a) for a in args)], cwd=REPO,
-                          capture_output=True, text=text, timeout=timeout, env=env)
+    argv = [a if isinstance(a, (str, bytes)) else str(a) for a in args]
+    return subprocess.run([sys.executable, str(REPO / "main.py"), *argv], cwd=REPO, capture_output=True, text=text,
+                          timeout=timeout, env=env)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_runs import run_cli
+from tests.cli_runs import run_cli, run_main
 from tests.fixtures_sample import code_values
 
 REPO = Path(__file__).resolve().parents[2]
@@ -150,8 +150,7 @@ def test_a_sample_project_held_by_a_writer_is_still_read(demo_copy, tmp_path: Pa
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "holding"
-        done = subprocess.run([sys.executable, str(REPO / "main.py"), "sample", "status", str(tmp_path / "sample"),
-                               "--json"], capture_output=True, text=True, timeout=120, cwd=REPO)
+        done = run_main("sample", "status", tmp_path / "sample", "--json")
     finally:
         holder.stdin.close()
         holder.wait(timeout=30)

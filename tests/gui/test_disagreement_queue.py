@@ -6,6 +6,7 @@ import hashlib
 import shutil
 from pathlib import Path
 
+from tests.cli_runs import run_main
 from tests.fixtures_two_coders import SLOW_MS, open_compared_queue
 
 
@@ -85,8 +86,6 @@ def test_the_queue_names_each_sides_coders_and_closes_when_another_project_opens
 def test_a_feature_of_the_queue_decided_by_the_cli_beside_the_window_is_compared_again(
         qtbot, main_window, two_coder_files) -> None:
     """The queue follows the change record too: A's GB107 set to B's value elsewhere leaves nothing to resolve."""
-    import subprocess
-    import sys
 
     from gui.window.sample_wiring import open_queue
 
@@ -95,9 +94,7 @@ def test_a_feature_of_the_queue_decided_by_the_cli_beside_the_window_is_compared
     assert window.open_project(a)
     queue = open_queue(window, b)
     qtbot.waitUntil(lambda: queue.list.count() == 1, timeout=SLOW_MS)
-    done = subprocess.run([sys.executable, "main.py", "code", str(a), "--feature", "GB107", "--value", "0",
-                           "--reviewer", "ana"], cwd=Path(__file__).resolve().parents[2], capture_output=True,
-                          text=True, timeout=120)
+    done = run_main("code", a, "--feature", "GB107", "--value", "0", "--reviewer", "ana")
     assert done.returncode == 0, done.stderr
     with qtbot.waitSignal(queue.compared, timeout=SLOW_MS):  # the window noticed, the queue compared again
         pass
