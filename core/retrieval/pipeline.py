@@ -219,11 +219,10 @@ def retrieve(
         return []
     candidates = [built.paragraphs[i] for i in pool.indices]
     bm25 = pool.bm25
-    place = CandidatePlace.of(
-        len(candidates), furniture=np.array([p.kind in FURNITURE_KINDS for p in candidates], dtype=np.float64),
-        section=pool.section, outside=built.outside[pool.indices].astype(np.float64),
-        dictionary=built.dictionary[pool.indices].astype(np.float64), opening=built.opening[pool.indices],
-        fragment=fragment_flags(candidates),
+    place = CandidatePlace.of(  # as float64 arrays, one entry a candidate
+        len(candidates), furniture=np.array([p.kind in FURNITURE_KINDS for p in candidates]), section=pool.section,
+        outside=built.outside[pool.indices], dictionary=built.dictionary[pool.indices],
+        opening=built.opening[pool.indices], fragment=fragment_flags(candidates),
     )
     texts = [search_text(p) for p in candidates]
     progress.step(2, 3, "re-ranking")
