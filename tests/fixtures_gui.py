@@ -84,3 +84,39 @@ def main_window(qtbot, gui_store):
     qtbot.waitUntil(lambda: window.catalog is not None, timeout=10000)
     yield window
     window.close()
+
+
+def open_then_evidence(qtbot, window, project: Path, act, timeout_ms: int = 20_000) -> None:
+    """Open ``project`` in ``window`` (on no feature), then ``act()`` (pick a feature, start a pass) and wait for
+    the evidence that brings (``retrievalFinished``)."""
+    assert window.open_project(project)
+    qtbot.waitUntil(lambda: window.state.project_path is not None, timeout=timeout_ms)
+    with qtbot.waitSignal(window.retrievalFinished, timeout=timeout_ms):
+        act()
+
+
+@pytest.fixture
+def make_profile_view(qtbot):
+    """Make a Profile view (gui.profile.profile_view) on its own worker runner: ``make(settings, size)``.
+
+    ``settings`` default to no model and no reranker; with ``size`` (width, height) the view is resized
+    and shown.  After the test every runner made must stop its work within 10 s, else the test errs.
+    """
+    from gui.common.operations import OperationRunner
+    from gui.common.settings import AppSettings
+    from gui.profile.profile_view import ProfileView
+
+    runners: list[OperationRunner] = []
+
+    def make(settings: AppSettings | None = None, size: tuple[int, int] | None = None) -> ProfileView:
+        chosen = settings or AppSettings(retrieval=AppSettings().retrieval.with_(reranker=None))
+        runners.append(OperationRunner())
+        view = ProfileView(runners[-1], lambda: chosen)
+        qtbot.addWidget(view)
+        if size:
+            view.resize(*size)
+            view.show()
+        return view
+
+    yield make
+    assert all(runner.shutdown(10_000) for runner in runners)

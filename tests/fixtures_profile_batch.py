@@ -20,23 +20,16 @@ FEATURES = "81A,GB107"
 
 
 @pytest.fixture
-def batch_view(qtbot, llm_server, llm_settings, demo_project):
+def batch_view(qtbot, llm_server, llm_settings, demo_project, make_profile_view):
     """The Profile dock, shown, on ``demo_project`` with the features :data:`FEATURES`; its work ends after."""
-    from gui.common.operations import OperationRunner
     from gui.common.settings import AppSettings
-    from gui.profile.profile_view import ProfileView
 
-    runner = OperationRunner()
     settings = AppSettings(llm=llm_settings, retrieval=AppSettings().retrieval.with_(reranker=None))
-    view = ProfileView(runner, lambda: settings)
-    qtbot.addWidget(view)
-    view.resize(1000, 500)
-    view.show()
+    view = make_profile_view(settings, size=(1000, 500))
     with qtbot.waitSignal(view.refreshed, timeout=WAIT_MS):
         view.set_project(demo_project)
     view.set_feature_set(FEATURES)
-    yield view
-    assert runner.shutdown(10_000)
+    return view
 
 
 def server_results(server, requests: Path, results: Path) -> None:

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_runs import run_main
+
 REPO = Path(__file__).resolve().parents[1]
 Run = Callable[..., subprocess.CompletedProcess]
 
@@ -39,8 +41,5 @@ def read_only_runner(folder: Path, files: list[Path]) -> Run:
             path.chmod(stat.S_IRUSR | stat.S_IRGRP)
         folder.chmod(stat.S_IRUSR | stat.S_IXUSR)
 
-        def run_plain(*args: str) -> subprocess.CompletedProcess:
-            return subprocess.run([sys.executable, "main.py", *args], cwd=REPO, capture_output=True, text=True,
-                                  timeout=120)
-        return run_plain
+        return run_main
     pytest.skip("root without 'unshare -m' cannot make a folder read-only")

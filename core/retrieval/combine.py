@@ -25,7 +25,8 @@
   app shows the first order seconds before the final one, and the coder is already reading it.
 
 The weights are fitted leave-one-grammar-out (scripts/fit_fusion.py, resources/retrieval/); where a
-signal is missing (the reranker benchmark's bare texts have no sections) it counts zero.
+signal is missing (the reranker benchmark's bare texts have no sections) it counts zero; the six place signals
+travel together as one :class:`core.retrieval.candidate_place.CandidatePlace`.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from core.retrieval.candidate_place import CandidatePlace
 from core.retrieval.settings import RetrievalSettings
 
 
@@ -112,10 +114,6 @@ def keep_first_set(first: list[int], final: list[int], scores: np.ndarray, top: 
         out.insert(top, weakest)
 
 
-def _or_zeros(values: np.ndarray | None, n: int) -> np.ndarray:
-    return np.zeros(n) if values is None else np.asarray(values, dtype=np.float64)
-
-
 @dataclass(frozen=True)
 class Ranked:
     """Candidate indices best first, their final scores, and each candidate's signals."""
@@ -130,24 +128,21 @@ def combine(
     bm25: np.ndarray,
     vocabulary: np.ndarray,
     dense: np.ndarray | None,
-    furniture: np.ndarray | None = None,
+    *,
     bm25_vocabulary: np.ndarray | None = None,
-    section: np.ndarray | None = None,
-    outside: np.ndarray | None = None,
-    dictionary: np.ndarray | None = None,
-    opening: np.ndarray | None = None,
-    fragment: np.ndarray | None = None,
+    place: CandidatePlace | None = None,
 ) -> Ranked:
     """Order candidates (given in BM25 order) by ``settings.ranking``; ties keep the given order.
 
-    ``section`` is each candidate's section match (0..1); ``outside`` and ``dictionary`` are 1 for
-    candidates from front/back matter and from a dictionary part (core.retrieval.book_parts); ``opening``
-    and ``fragment`` are 1 for a section's first paragraph and for a fragment (core.retrieval.paragraph_place).
+    ``bm25_vocabulary`` (BM25 of the feature's vocabulary) joins the z-scored mean when given; ``place``
+    says where each candidate sits in its book (core.retrieval.candidate_place), none of it for bare texts.
     """
     n = len(bm25)
-    furniture = _or_zeros(furniture, n)
-    section, outside, dictionary = _or_zeros(section, n), _or_zeros(outside, n), _or_zeros(dictionary, n)
-    opening, fragment = _or_zeros(opening, n), _or_zeros(fragment, n)
+    place = CandidatePlace.none(n) if place is None else place
+    if len(place) != n:
+        raise ValueError(f"the place of {len(place)} candidates given for {n} candidates")
+    furniture, section, outside = place.furniture, place.section, place.outside
+    dictionary, opening, fragment = place.dictionary, place.opening, place.fragment
     if settings.ranking == "bm25":
         scores = np.asarray(bm25, dtype=np.float64)
     elif settings.ranking == "dense":
@@ -171,8 +166,7 @@ def combine(
     order = sorted(range(n), key=lambda i: (-scores[i], i))
     guarded = settings.stable_top > 0 or settings.stable_set_top > 0
     if settings.ranking == "combined" and dense is not None and guarded:
-        first = combine(settings, bm25, vocabulary, None, furniture, bm25_vocabulary, section=section,
-                        outside=outside, dictionary=dictionary, opening=opening, fragment=fragment).order
+        first = combine(settings, bm25, vocabulary, None, bm25_vocabulary=bm25_vocabulary, place=place).order
         order = keep_first_order(first, order, scores, settings.stable_top, settings.stable_margin)
         order = keep_first_set(first, order, scores, settings.stable_set_top, settings.stable_set_margin)
     signals = []

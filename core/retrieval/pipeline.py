@@ -24,6 +24,7 @@ from core.progress import Progress
 from core.retrieval.bm25 import BM25Index
 from core.retrieval.book_parts import BookPart, classify_parts
 from core.retrieval.cache import cached_embeddings, embedding_text, missing_embeddings
+from core.retrieval.candidate_place import CandidatePlace
 from core.retrieval.candidates import Candidates, PhraseIndexSource, select_candidates
 from core.retrieval.dense import load_model, model_key, model_kind, model_ready, reranker_installed
 from core.retrieval.paragraph_place import fragment_flags, opening_flags
@@ -218,9 +219,11 @@ def retrieve(
         return []
     candidates = [built.paragraphs[i] for i in pool.indices]
     bm25 = pool.bm25
-    furniture = np.array([p.kind in FURNITURE_KINDS for p in candidates], dtype=np.float64)
-    outside = built.outside[pool.indices].astype(np.float64)
-    dictionary = built.dictionary[pool.indices].astype(np.float64)
+    place = CandidatePlace.of(  # as float64 arrays, one entry a candidate
+        len(candidates), furniture=np.array([p.kind in FURNITURE_KINDS for p in candidates]), section=pool.section,
+        outside=built.outside[pool.indices], dictionary=built.dictionary[pool.indices],
+        opening=built.opening[pool.indices], fragment=fragment_flags(candidates),
+    )
     texts = [search_text(p) for p in candidates]
     progress.step(2, 3, "re-ranking")
     start = time.perf_counter()
@@ -240,11 +243,9 @@ def retrieve(
                 lambda batch: model.encode(batch, batch_size=settings.batch_size),
             )
             timings["embedded"] = computed
-    ranked = rank_candidates(texts, feature, settings, bm25=bm25, embeddings=embeddings, furniture=furniture,
+    ranked = rank_candidates(texts, feature, settings, bm25=bm25, embeddings=embeddings,
                              bm25_vocabulary=pool.bm25_vocabulary,
-                             vocabulary_texts=[vocabulary_text(p) for p in candidates], section=pool.section,
-                             outside=outside, dictionary=dictionary, opening=built.opening[pool.indices],
-                             fragment=fragment_flags(candidates))
+                             vocabulary_texts=[vocabulary_text(p) for p in candidates], place=place)
     timings["rerank_s"] = time.perf_counter() - start
     progress.step(3, 3, "done")
     hits = []

@@ -15,6 +15,7 @@ import numpy as np
 
 from core.catalog.model import Feature
 from core.retrieval.bm25 import BM25Index
+from core.retrieval.candidate_place import CandidatePlace
 from core.retrieval.combine import Ranked, combine
 from core.retrieval.dense import load_model, model_key, model_kind, with_instruction
 from core.retrieval.expansion import retrieval_vocabulary
@@ -115,32 +116,26 @@ def rank_candidates(
     *,
     bm25: np.ndarray | None = None,
     embeddings: np.ndarray | None = None,
-    furniture: np.ndarray | None = None,
     query: str | None = None,
     dense_query_text: str | None = None,
     bm25_vocabulary: np.ndarray | None = None,
     vocabulary_texts: Sequence[str] | None = None,
-    section: np.ndarray | None = None,
-    outside: np.ndarray | None = None,
-    dictionary: np.ndarray | None = None,
-    opening: np.ndarray | None = None,
-    fragment: np.ndarray | None = None,
+    place: CandidatePlace | None = None,
 ) -> Ranked:
     """Rank candidate texts; BM25 is computed over the texts themselves unless given.
 
     ``bm25_vocabulary`` is BM25 for :func:`vocabulary_query` (the pipeline computes it over the whole
     book); it joins the question's BM25 and the embedding similarity in the combination when given.
     ``vocabulary_texts`` replace ``texts`` for the phrase match (a dictionary entry's definition).
-    ``section``, ``outside`` and ``dictionary`` are the section match and book-part flags, ``opening`` and
-    ``fragment`` the paragraph's place (core.retrieval.combine); bare texts without a book have none.
+    ``place`` says where each candidate sits in its book (core.retrieval.candidate_place); bare texts
+    without a book have none.
     """
     if bm25 is None:
         index = BM25Index([tokenize(t) for t in texts])
         bm25 = index.scores(tokenize(bm25_query(feature, settings, query)))
     vocab = vocabulary_scores(list(vocabulary_texts or texts), retrieval_vocabulary(feature), settings.value_weight)
     dense = dense_scores(texts, dense_query(feature, settings, dense_query_text), settings, embeddings)
-    return combine(settings, bm25, vocab, dense, furniture, bm25_vocabulary, section=section, outside=outside,
-                   dictionary=dictionary, opening=opening, fragment=fragment)
+    return combine(settings, bm25, vocab, dense, bm25_vocabulary=bm25_vocabulary, place=place)
 
 
 def rank_texts(texts: list[str], feature: Feature, settings: RetrievalSettings) -> list[tuple[int, float]]:

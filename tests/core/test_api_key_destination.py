@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 from core.llm import LlmSettings, resolve_api_key
+from tests.cli_runs import run_main
 from tests.fixtures_llm import make_llm_project
 
-REPO = Path(__file__).resolve().parents[2]
 SECRET = "sk-env-secret-for-openai-only"
 
 
@@ -24,8 +23,7 @@ def _run(*args: str, extra_env: dict[str, str] | None = None) -> subprocess.Comp
     env.update({"OPENAI_API_KEY": SECRET, "GRAMMARLENS_API_KEY": SECRET,
                 "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring", "HF_HUB_OFFLINE": "1"})
     env.update(extra_env or {})
-    return subprocess.run([sys.executable, "main.py", *args], cwd=REPO, capture_output=True, text=True, env=env,
-                          timeout=300)
+    return run_main(*args, env=env, timeout=300)
 
 
 def test_the_environment_key_is_not_sent_to_another_server(llm_server, tmp_path: Path) -> None:

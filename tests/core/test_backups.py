@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import io
 import shutil
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -12,18 +10,12 @@ from pathlib import Path
 import pytest
 import sqlite_utils
 
-import cli
 from core import coding
 from core.errors import ProjectError
 from core.store import backups, open_project
 from core.store.migrations import MIGRATIONS
-
-
-def _run(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.main(list(args))
-    return code, out.getvalue(), err.getvalue()
+from tests.cli_runs import run_cli
+from tests.old_projects import old_project
 
 
 def _sha(path: Path) -> str:
@@ -83,14 +75,14 @@ def test_restore_round_trip_in_the_cli_keeps_the_replaced_state(project_path: Pa
         coding.code(project, "GB020", "1")
         saved = backups.make_backup(project, "manual")
         coding.code(project, "GB020", "0")
-    code, out, err = _run("restore", str(project_path), "--list")
+    code, out, err = run_cli("restore", str(project_path), "--list")
     assert code == 0 and saved.path.name in out and "manual" in out and " ok " in out
-    code, out, err = _run("restore", str(project_path), "--from", str(saved.path))
+    code, out, err = run_cli("restore", str(project_path), "--from", str(saved.path))
     assert code == 0, err
     assert _value(project_path, "GB020") == "1"
     safety = [b for b in backups.list_backups(project_path) if b.reason == "before-restore"]
     assert len(safety) == 1 and str(safety[0].path) in out
-    assert _run("restore", str(project_path), "--from", str(safety[0].path))[0] == 0
+    assert run_cli("restore", str(project_path), "--from", str(safety[0].path))[0] == 0
     assert _value(project_path, "GB020") == "0"  # a restore can itself be undone
 
 
@@ -104,7 +96,7 @@ def test_restore_reaches_a_connection_that_stays_open(project_path: Path) -> Non
         coding.code(window, "GB020", "1")
         saved = backups.make_backup(window, "manual")
         coding.code(window, "GB020", "0")
-        assert _run("restore", str(project_path), "--from", str(saved.path))[0] == 0
+        assert run_cli("restore", str(project_path), "--from", str(saved.path))[0] == 0
         assert coding.current(window, "GB020").code == "1"
         with pytest.raises(ProjectError, match="was restored from a backup"):
             coding.code(window, "81A", "SOV")
@@ -126,10 +118,10 @@ def test_a_damaged_project_is_named_damaged_with_its_backup_and_left_untouched(p
     assert "is damaged" in raised.value.message and good.path.name in raised.value.message
     assert "not a GrammarLens project" not in raised.value.message
     assert "main.py restore" in raised.value.hint
-    code, out, err = _run("code", str(project_path), "--feature", "GB020", "--json")
+    code, out, err = run_cli("code", str(project_path), "--feature", "GB020", "--json")
     assert code == 2 and "damaged" in err and "Traceback" not in err
     assert _sha(project_path) == before  # never written to
-    code, out, err = _run("restore", str(project_path))  # the newest intact backup
+    code, out, err = run_cli("restore", str(project_path))  # the newest intact backup
     assert code == 0, err
     assert _value(project_path, "GB020") == "1"
     aside = list(project_path.parent.glob("ulwa.grammarlens.damaged-*"))
@@ -156,14 +148,7 @@ def test_a_file_that_never_was_a_project_is_not_called_damaged(tmp_path: Path) -
 
 
 def test_an_upgrade_is_preceded_by_a_backup(tmp_path: Path) -> None:
-    path = tmp_path / "old.grammarlens"
-    db = sqlite_utils.Database(path)
-    db.execute(f"PRAGMA application_id = {0x474C4E53}")
-    for number, migration in enumerate(MIGRATIONS[:4], start=1):
-        migration(db)
-        db.execute(f"PRAGMA user_version = {number}")
-    db.conn.commit()
-    db.close()
+    path = old_project(tmp_path / "old.grammarlens", 4)
     with open_project(path) as project:
         assert project.schema_version() == len(MIGRATIONS)
     reasons = [b.reason for b in backups.list_backups(path)]

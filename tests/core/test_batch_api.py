@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -23,8 +21,8 @@ from core.llm.errors import LlmError
 from core.profile import BatchSettings
 from core.profile.batch_files import import_batch_results, write_batch_requests
 from core.retrieval import RetrievalSettings
+from tests.cli_runs import run_main
 
-REPO = Path(__file__).resolve().parents[2]
 SECRET = "sk-test-batch-secret-0123456789"
 
 
@@ -132,8 +130,7 @@ def test_batch_cli_messages(llm_project, llm_settings, llm_server, tmp_path):
     requests = written(llm_project, llm_settings, tmp_path)
 
     def cli(*args):
-        return subprocess.run([sys.executable, "main.py", "batch", *args, "--base-url", llm_server.url], cwd=REPO,
-                              capture_output=True, text=True, timeout=120)
+        return run_main("batch", *args, "--base-url", llm_server.url)
 
     out = cli("submit", str(requests))
     assert out.returncode == 0, out.stderr

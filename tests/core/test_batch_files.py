@@ -62,6 +62,17 @@ def stored(path: Path) -> list[tuple]:
             "JOIN classification_values v ON v.classification_id = c.id ORDER BY c.id, v.feature_id").fetchall()
 
 
+def add_a_grammar(path: Path, pdf: Path) -> None:
+    """A second (empty) grammar in the project file: a copy of a project that gets one is another project."""
+    from core.models import LabelSource
+    from core.store.repository import insert_document
+
+    with open_project(path) as project:
+        insert_document(project, sha256="1" * 64, file_name="more.pdf", path=str(pdf),
+                        title="More Testish", page_count=1, label_source=LabelSource.PDF_LABELS,
+                        pdf_page_of_printed_1=1, pages=[], paragraphs=[])
+
+
 def count(path: Path, table: str) -> int:
     with open_project(path, readonly=True) as project:
         return project.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
@@ -202,20 +213,13 @@ def test_a_changed_project_refuses_its_old_answers(llm_project, llm_settings, ll
 
 
 def test_two_projects_in_one_file_and_copies_are_refused(llm_project, llm_settings, llm_server, tmp_path):
-    from core.store.repository import insert_document
-
     llm_project.project.close()
     second = tmp_path / "second.grammarlens"
     shutil.copy(llm_project.path, second)
     with pytest.raises(GrammarLensError, match="hold the same grammars"):
         write_batch_requests([llm_project.path, second], ["81A"], tmp_path / "r.jsonl", batch_settings(llm_settings))
     assert not (tmp_path / "r.jsonl").exists() and not (tmp_path / "r.jsonl.part").exists()
-    with open_project(second) as project:  # a second grammar makes it another project
-        from core.models import LabelSource
-
-        insert_document(project, sha256="1" * 64, file_name="more.pdf", path=str(tmp_path / "more.pdf"),
-                        title="More Testish", page_count=1, label_source=LabelSource.PDF_LABELS,
-                        pdf_page_of_printed_1=1, pages=[], paragraphs=[])
+    add_a_grammar(second, tmp_path / "more.pdf")  # a second grammar makes it another project
     requests, results = tmp_path / "requests.jsonl", tmp_path / "results.jsonl"
     report = write_batch_requests([llm_project.path, second], ["81A", "GB107"], requests,
                                   batch_settings(llm_settings))
@@ -382,8 +386,6 @@ def test_profile_cli_batch_files_work_on_a_sample_folder_and_list(llm_project, l
                                                                    capsys):
     """``profile SAMPLE --batch-out`` writes every project of a sample folder; a list file imports them back."""
     from cli import main
-    from core.models import LabelSource
-    from core.store.repository import insert_document
 
     llm_project.project.close()
     sample = tmp_path / "sample"
@@ -391,10 +393,7 @@ def test_profile_cli_batch_files_work_on_a_sample_folder_and_list(llm_project, l
     first, second = sample / "a.grammarlens", sample / "second-coder" / "b.grammarlens"
     shutil.copy(llm_project.path, first)
     shutil.copy(llm_project.path, second)
-    with open_project(second) as project:  # a second grammar makes it another project
-        insert_document(project, sha256="1" * 64, file_name="more.pdf", path=str(tmp_path / "more.pdf"),
-                        title="More Testish", page_count=1, label_source=LabelSource.PDF_LABELS,
-                        pdf_page_of_printed_1=1, pages=[], paragraphs=[])
+    add_a_grammar(second, tmp_path / "more.pdf")  # a second grammar makes it another project
     requests, results = tmp_path / "requests.jsonl", tmp_path / "results.jsonl"
     server = ["--base-url", llm_server.url, "--no-reranker"]
     assert main(["profile", str(sample), "--features", "81A,GB107", *server, "--batch-out", str(requests)]) == 0

@@ -7,37 +7,26 @@ another batch); and a backup that cannot be written is a warning of the report, 
 
 from __future__ import annotations
 
-import json
 import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from core.llm import LlmSettings
-from core.profile import BatchSettings
-from core.profile.batch_files import import_batch_results, parse_custom_id, write_batch_requests
-from core.retrieval import RetrievalSettings
+from core.profile.batch_files import import_batch_results
 from core.store import open_project
 from core.store.backups import backup_dir, check_backup, list_backups
-from tests.fixtures_llm import make_llm_project
+from tests.batch_results import dumps, requests_by_feature, result_for, write_requests
 
 FEATURES = ["81A", "GB107", "GB020"]
-LLM = LlmSettings(base_url="http://127.0.0.1:9/v1", model="gpt-4o", use_keyring=False)
 
 
 @pytest.fixture(scope="module")
 def written(tmp_path_factory) -> tuple[Path, list[dict]]:
     """(a closed project file, its request lines in FEATURES order), written once for the module."""
-    folder = tmp_path_factory.mktemp("backup")
-    holder = make_llm_project(folder / "master.grammarlens")
-    holder.project.close()
-    requests = folder / "requests.jsonl"
-    settings = BatchSettings(mode="llm", config="rag", llm=LLM, retrieval=RetrievalSettings(reranker=None))
-    write_batch_requests([holder.path], FEATURES, requests, settings)
-    lines = {parse_custom_id(x["custom_id"])[1]: x
-             for x in map(json.loads, requests.read_text(encoding="utf-8").splitlines())}
-    return holder.path, [lines[f] for f in FEATURES]
+    path, requests = write_requests(tmp_path_factory.mktemp("backup"), "master.grammarlens", FEATURES)
+    lines = requests_by_feature(requests)
+    return path, [lines[f] for f in FEATURES]
 
 
 @pytest.fixture
@@ -49,16 +38,7 @@ def project(written, tmp_path) -> Path:
 
 def result_line(request: dict) -> str:
     """The Batch API's result line for a request: its first option (or every strategy present)."""
-    schema = request["body"]["response_format"]["json_schema"]["schema"]["properties"]
-    answer: dict = {"reasoning": "Paragraph 1 says so.", "cited_paragraphs": [1]}
-    if "strategies" in schema:
-        answer["strategies"] = dict.fromkeys(schema["strategies"]["properties"], "1")
-    else:
-        answer["value"] = schema["value"]["enum"][0]
-    return json.dumps({"id": "batch_req_1", "custom_id": request["custom_id"], "error": None, "response": {
-        "status_code": 200, "body": {"model": "gpt-4o", "choices": [{"index": 0, "finish_reason": "stop", "message": {
-            "role": "assistant", "content": json.dumps(answer)}}],
-            "usage": {"prompt_tokens": 9, "completion_tokens": 3}}}})
+    return dumps(result_for(request)).decode("utf-8")
 
 
 def results_file(folder: Path, name: str, lines: list[str]) -> Path:

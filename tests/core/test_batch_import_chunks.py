@@ -6,7 +6,6 @@ configurations (774 lines), written once per module; answers are made from each 
 
 from __future__ import annotations
 
-import json
 import shutil
 import threading
 import time
@@ -14,28 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from core.profile import BatchSettings, resolve_feature_set
-from core.profile.batch_files import import_batch_results, write_batch_requests
+from core.profile.batch_files import import_batch_results
 from core.progress import Progress
-from core.retrieval import RetrievalSettings
 from core.store import open_project
-from tests.core.test_batch_import_garbage import LLM, dumps, result_for, table_counts
-from tests.fixtures_llm import make_llm_project
-
-
-def write_long_results(folder: Path, name: str) -> tuple[Path, Path, int]:
-    """(a closed project ``name`` in ``folder``, a results file answering every Grambank and WALS feature in
-    both configurations, the number of its lines)."""
-    holder = make_llm_project(folder / name)
-    holder.project.close()
-    requests, results = folder / "requests.jsonl", folder / "results.jsonl"
-    features = resolve_feature_set(None, "grambank") + resolve_feature_set(None, "wals")
-    for config in ("rag", "baseline"):
-        settings = BatchSettings(mode="llm", config=config, llm=LLM, retrieval=RetrievalSettings(reranker=None))
-        write_batch_requests([holder.path], features, requests, settings, append=True)
-    lines = [dumps(result_for(json.loads(x))) for x in requests.read_text(encoding="utf-8").splitlines()]
-    results.write_bytes(b"\n".join(lines) + b"\n")
-    return holder.path, results, len(lines)
+from tests.batch_results import table_counts, write_long_results
 
 
 @pytest.fixture(scope="module")

@@ -18,29 +18,19 @@ from pathlib import Path
 
 import pytest
 
-from core.llm import LlmSettings
-from core.profile import BatchSettings
-from core.profile.batch_files import BatchImportReport, import_batch_results, parse_custom_id, write_batch_requests
-from core.retrieval import RetrievalSettings
+from core.profile.batch_files import BatchImportReport, import_batch_results, parse_custom_id
 from core.store import open_project
-from tests.fixtures_llm import make_llm_project
+from tests.batch_results import dumps, requests_by_feature, result_for, table_counts, write_requests
 
 GOOD = ["81A", "GB107", "116A*", "GB020", "49A"]  # the five good lines, in this order
 SPARE = "GB021"  # the feature a bad line answers (no good line answers it)
-LLM = LlmSettings(base_url="http://127.0.0.1:9/v1", model="gpt-4o", use_keyring=False)
 
 
 @pytest.fixture(scope="module")
 def written(tmp_path_factory) -> tuple[Path, dict[str, dict]]:
     """(a closed project file, feature -> its request line), written once for the module."""
-    folder = tmp_path_factory.mktemp("garbage")
-    holder = make_llm_project(folder / "master.grammarlens")
-    holder.project.close()
-    requests = folder / "requests.jsonl"
-    settings = BatchSettings(mode="llm", config="rag", llm=LLM, retrieval=RetrievalSettings(reranker=None))
-    write_batch_requests([holder.path], GOOD + [SPARE], requests, settings)
-    lines = [json.loads(x) for x in requests.read_text(encoding="utf-8").splitlines()]
-    return holder.path, {parse_custom_id(x["custom_id"])[1]: x for x in lines}
+    path, requests = write_requests(tmp_path_factory.mktemp("garbage"), "master.grammarlens", GOOD + [SPARE])
+    return path, requests_by_feature(requests)
 
 
 @pytest.fixture
@@ -48,31 +38,6 @@ def project(written, tmp_path) -> Path:
     path = tmp_path / "testish.grammarlens"
     shutil.copy(written[0], path)
     return path
-
-
-def content_for(request: dict) -> str:
-    """A valid JSON answer to a request: its first option, or every strategy present; cites paragraph 1."""
-    schema = request["body"]["response_format"]["json_schema"]["schema"]["properties"]
-    answer: dict = {"reasoning": "Paragraph 1 says so.", "cited_paragraphs": [1]}
-    if "strategies" in schema:
-        answer["strategies"] = dict.fromkeys(schema["strategies"]["properties"], "1")
-    else:
-        answer["value"] = schema["value"]["enum"][0]
-    return json.dumps(answer)
-
-
-def result_for(request: dict, content: str | None = None) -> dict:
-    """The result line the OpenAI Batch API writes for a request."""
-    return {"id": "batch_req_1", "custom_id": request["custom_id"], "error": None, "response": {
-        "status_code": 200, "request_id": "req_1", "body": {
-            "id": "chatcmpl-1", "object": "chat.completion", "model": "gpt-4o-2024-08-06",
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": content or content_for(request)},
-                         "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": 900, "completion_tokens": 40, "total_tokens": 940}}}}
-
-
-def dumps(obj: object) -> bytes:
-    return json.dumps(obj, ensure_ascii=False).encode("utf-8", "surrogatepass")
 
 
 def good_lines(written) -> list[bytes]:
@@ -83,13 +48,6 @@ def stored_features(path: Path) -> dict[str, int]:
     """Feature -> number of stored classifications."""
     with open_project(path, readonly=True) as project:
         return dict(project.conn.execute("SELECT feature_id, count(*) FROM classifications GROUP BY feature_id"))
-
-
-def table_counts(path: Path) -> dict[str, int]:
-    with open_project(path, readonly=True) as project:
-        return {t: project.conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-                for t in ("classifications", "classification_values", "classification_evidence", "llm_cache",
-                          "profile_job_items")}
 
 
 def each_line_counted_once(report: BatchImportReport) -> None:

@@ -18,8 +18,6 @@ import os
 import random
 import shutil
 import sqlite3
-import subprocess
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,9 +29,9 @@ from cli import UsageError
 from core.errors import GrammarLensError
 from core.output_paths import EXPORT_FILES, check_export_folder, check_output_file, is_pdf_file, is_project_file
 from core.store.database import APPLICATION_ID
+from tests.cli_runs import run_cli, run_main
 from tests.fixtures_ingest import write_sample_book
 
-REPO = Path(__file__).resolve().parents[2]
 SEED = 19  # issue 19
 MISSING_DIR = "/nonexistent-grammarlens-folder"
 
@@ -63,13 +61,7 @@ class Setup:
 
 def _run(argv: list[str]) -> tuple[int, str, str]:
     """cli.main in this process: (exit code, stdout, stderr); argparse's SystemExit is an exit code too."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = cli.main(argv)
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
-    return code, out.getvalue(), err.getvalue()
+    return run_cli(*argv, exit_as_code=True)
 
 
 def _ok(argv: list[str]) -> str:
@@ -307,9 +299,8 @@ def test_code_refuses_paragraph_ids_sqlite_cannot_hold_or_that_are_not_ascii_dig
 def test_a_note_in_another_encoding_is_refused_as_not_utf8_by_a_real_process(setup: Setup) -> None:
     before = _decisions(setup)
     env = dict(os.environ, PYTHONIOENCODING="utf-8")
-    done = subprocess.run([sys.executable, str(REPO / "main.py"), "code", str(setup.project), "--feature", "GB020",
-                           "--value", "1", "--note", b"caf\xe9 \xff"], cwd=REPO, env=env, capture_output=True,
-                          timeout=120)
+    done = run_main("code", setup.project, "--feature", "GB020", "--value", "1", "--note", b"caf\xe9 \xff",
+                    env=env, text=False)
     err = done.stderr.decode("utf-8", "replace")
     assert done.returncode == 2 and "Traceback" not in err, err
     assert "--note" in err and "not valid UTF-8" in err and "hint: " in err

@@ -5,7 +5,6 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-import sqlite_utils
 
 from core import coding
 from core.errors import GrammarLensError
@@ -14,6 +13,7 @@ from core.llm.features import feature_of
 from core.profile import build_profile
 from core.store import open_project
 from core.store.repository import get_paragraphs
+from tests.old_projects import old_project
 from tests.reviews import add_review, latest_review, list_reviews
 
 
@@ -135,17 +135,8 @@ def test_polar_questions_are_seven_features_for_decisions(llm_project, llm_serve
 
 def _old_project(path) -> None:
     """A project file as GrammarLens wrote it before migration 5 (schema 4), with reviews."""
-    from core.store.database import APPLICATION_ID
-    from core.store.migrations import MIGRATIONS
-
-    conn = sqlite3.connect(path)
-    db = sqlite_utils.Database(conn)
+    conn = sqlite3.connect(old_project(path, 4, language="Testish"))
     with conn:
-        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-        for number, migration in enumerate(MIGRATIONS[:4], start=1):
-            migration(db)
-            conn.execute(f"PRAGMA user_version = {number}")
-        conn.execute("INSERT INTO language (id, name, glottocode, source) VALUES (1, 'Testish', NULL, 'user')")
         conn.execute("INSERT INTO documents (id, sha256, file_name, page_count, label_source) "
                      "VALUES (1, 'x', 't.pdf', 3, 'pdf_labels')")
         for i in (1, 2, 3):

@@ -6,23 +6,14 @@ coders through core's coding API; commands run through ``cli.main`` in this proc
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import io
 import json
 from pathlib import Path
 
 import pytest
 
-import cli
+from tests.cli_runs import run_cli
 from tests.fixtures_sample import code_values
-
-
-def _run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.main([str(a) for a in argv])
-    return code, out.getvalue(), err.getvalue()
 
 
 def _sha(path: Path) -> str:
@@ -48,7 +39,7 @@ def two_coders(demo_copy) -> tuple[Path, Path]:
 def test_compare_lists_agreement_kappa_and_both_sides_of_each_disagreement_and_changes_nothing(two_coders) -> None:
     a, b = two_coders
     before = (_sha(a), _sha(b))
-    code, out, err = _run("compare", a, b, "--json")
+    code, out, err = run_cli("compare", a, b, "--json")
     assert code == 0, err
     report = json.loads(out)
     verdicts = {f["feature"]: f["verdict"] for f in report["features"]}
@@ -72,17 +63,17 @@ def test_resolution_round_trip_stores_one_decision_in_a_that_records_both_coders
         two_coders) -> None:
     a, b = two_coders
     b_before = _sha(b)
-    code, out, err = _run("compare", a, b, "--resolve-into", a, "--feature", "GB020", "--value", "absent",
+    code, out, err = run_cli("compare", a, b, "--resolve-into", a, "--feature", "GB020", "--value", "absent",
                           "--note", "the demonstrative is not an article", "--reviewer", "carol")
     assert code == 0, err
     assert "resolved in veshari.grammarlens: GB020 = 0 (absent)" in out
     assert _sha(b) == b_before  # B is only ever read
 
-    code, out, _err = _run("code", a, "--feature", "GB020", "--json")
+    code, out, _err = run_cli("code", a, "--feature", "GB020", "--json")
     current = json.loads(out)
     assert (current["value"], current["reviewer"]) == ("0", "carol")
     assert current["pins"][0]["paragraph_id"] == 8  # B's value taken: B's pin, the same paragraph in A's book
-    code, history, _err = _run("code", a, "--feature", "GB020", "--history")
+    code, history, _err = run_cli("code", a, "--feature", "GB020", "--history")
     lines = history.strip().splitlines()
     assert lines[0].split()[2] == "ana" and "1 (present)" in lines[0]  # A's earlier decision kept
     resolution = "\n".join(lines[1:])
@@ -92,15 +83,15 @@ def test_resolution_round_trip_stores_one_decision_in_a_that_records_both_coders
     assert "B: 0 (absent) by ben, p. 1 (veshari.grammarlens #1" in resolution and "'no articles'" in resolution
 
     # the files now agree on GB020; GB022 still disagrees
-    code, out, _err = _run("compare", a, b, "--json")
+    code, out, _err = run_cli("compare", a, b, "--json")
     assert [d["feature"] for d in json.loads(out)["disagreements"]] == ["GB022"]
 
 
 def test_take_b_resolves_every_disagreement_in_one_transaction(two_coders) -> None:
     a, b = two_coders
-    code, out, err = _run("compare", a, b, "--resolve-into", a, "--take", "B", "--reviewer", "carol")
+    code, out, err = run_cli("compare", a, b, "--resolve-into", a, "--take", "B", "--reviewer", "carol")
     assert code == 0, err
-    code, out, _err = _run("compare", a, b, "--json")
+    code, out, _err = run_cli("compare", a, b, "--json")
     assert json.loads(out)["disagreements"] == []
 
 
@@ -115,14 +106,14 @@ def test_bad_resolutions_exit_2_and_store_nothing(two_coders, extra, words) -> N
     a, b = two_coders
     before = (_sha(a), _sha(b))
     argv = [x.format(a=a, b=b) for x in extra]
-    code, _out, err = _run("compare", a, b, *argv)
+    code, _out, err = run_cli("compare", a, b, *argv)
     assert code == 2 and words in err, err
     assert (_sha(a), _sha(b)) == before
 
 
 def test_a_file_compared_with_itself_is_refused(two_coders) -> None:
     a, _b = two_coders
-    code, _out, err = _run("compare", a, a)
+    code, _out, err = run_cli("compare", a, a)
     assert code == 2 and "the same file" in err
 
 
@@ -146,7 +137,7 @@ def test_a_resolution_after_a_changed_the_feature_stores_nothing(two_coders) -> 
 
 def test_two_folders_pair_by_glottocode_and_give_kappa_per_coder_pair(two_coders) -> None:
     a, b = two_coders
-    code, out, err = _run("compare", a.parent, b.parent, "--json")
+    code, out, err = run_cli("compare", a.parent, b.parent, "--json")
     assert code == 0, err
     report = json.loads(out)
     assert len(report["pairs"]) == 1 and report["unpaired"] == []

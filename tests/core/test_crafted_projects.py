@@ -6,21 +6,18 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from core import coding
 from core.store import backups, open_project
+from tests.cli_runs import run_main
 from tests.fixtures_llm import make_llm_project
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "main.py", *args], cwd=REPO, capture_output=True, timeout=180,
-                          env={**__import__("os").environ, "HF_HUB_OFFLINE": "1"})
+    return run_main(*args, timeout=180, text=False, env={**__import__("os").environ, "HF_HUB_OFFLINE": "1"})
 
 
 def _sql(path: Path, *statements: str) -> None:

@@ -9,23 +9,14 @@ Real projects (the demo grammar and a second PDF made from it with PyMuPDF), rea
 
 from __future__ import annotations
 
-import contextlib
-import io
 import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-import cli
 from core.export import read_cldf_values
-
-
-def _run(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.main([str(a) for a in argv])
-    return code, out.getvalue(), err.getvalue()
+from tests.cli_runs import run_cli
 
 
 def _pdf_of(project_path: Path) -> Path:
@@ -70,18 +61,18 @@ def two_grammars(demo_copy, tmp_path) -> Path:
 
 def test_a_second_grammars_pin_is_cited_with_its_own_key_in_every_export(two_grammars, tmp_path) -> None:
     out = tmp_path / "cldf"
-    code, _out, err = _run("export", two_grammars, "--format", "cldf", "--out", out)
+    code, _out, err = run_cli("export", two_grammars, "--format", "cldf", "--out", out)
     assert code == 0, err
     back = read_cldf_values(out / "StructureDataset-metadata.json")
     bib = (out / "sources.bib").read_text(encoding="utf-8")
     assert back["GB020"]["source"] == ["kalmar2019[3]"]  # today's main: the first grammar's key
     assert back["GB021"]["source"][0].endswith("[3]") and not back["GB021"]["source"][0].startswith("kalmar")
     assert "@book{kalmar2019," in bib and bib.count("@book{") == 2
-    code, _out, err = _run("sample", "export", two_grammars, "--out", tmp_path / "sample")
+    code, _out, err = run_cli("sample", "export", two_grammars, "--out", tmp_path / "sample")
     assert code == 0, err
     back = read_cldf_values(tmp_path / "sample" / "StructureDataset-metadata.json")
     assert back["GB020"]["source"] == ["kalmar2019[3]"]
-    code, _out, err = _run("export", two_grammars, "--format", "csv", "--out", tmp_path / "csv")
+    code, _out, err = run_cli("export", two_grammars, "--format", "csv", "--out", tmp_path / "csv")
     assert "kalmar2019[3]" in (tmp_path / "csv" / "profile.csv").read_text(encoding="utf-8")
 
 
@@ -106,10 +97,10 @@ def test_two_grammars_with_the_same_generated_key_get_two_keys(demo_copy, tmp_pa
 
 
 def test_the_record_is_kept_in_the_project_so_exports_need_no_pdf(two_grammars, tmp_path) -> None:
-    assert _run("export", two_grammars, "--format", "cldf", "--out", tmp_path / "first")[0] == 0
+    assert run_cli("export", two_grammars, "--format", "cldf", "--out", tmp_path / "first")[0] == 0
     (tmp_path / "texts.pdf").unlink()  # the second grammar's PDF is gone
     shutil.copytree(two_grammars.parent, tmp_path / "colleague")
-    code, _out, err = _run("sample", "export", tmp_path / "colleague", "--out", tmp_path / "sample")
+    code, _out, err = run_cli("sample", "export", tmp_path / "colleague", "--out", tmp_path / "sample")
     assert code == 0, err
     bib = (tmp_path / "sample" / "sources.bib").read_text(encoding="utf-8")
     assert "Kalmar, Ingrid" in bib and "@book{kalmar2019," in bib
@@ -155,7 +146,7 @@ def test_an_unpinned_value_set_by_a_coder_cites_no_page_of_the_model(demo_copy, 
                 answer_format="conclusion"), {})
         coding.code(project, "GB020", "?", reviewer="ana")  # the model said "absent" citing page 3
     out = tmp_path / "cldf"
-    assert _run("export", path, "--format", "cldf", "--out", out)[0] == 0
+    assert run_cli("export", path, "--format", "cldf", "--out", out)[0] == 0
     back = read_cldf_values(out / "StructureDataset-metadata.json")
     assert "[" not in back["GB020"]["source"][0]  # the grammar, no page of the model's
     assert "coded from the grammar without pinned evidence" in back["GB020"]["comment"]

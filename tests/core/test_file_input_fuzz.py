@@ -9,8 +9,6 @@ ones: the bad lines are reported by number and the good ones imported.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import random
@@ -22,8 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.core.test_batch_import_garbage import GOOD, LLM, dumps, result_for
-from tests.fixtures_llm import make_llm_project
+from tests.batch_results import result_lines, write_requests
+from tests.cli_runs import run_cli
+from tests.core.test_batch_import_garbage import GOOD
 
 REPO = Path(__file__).resolve().parents[2]
 LIMIT_S = 120  # a safety net for a run that reads without bound (it would be killed): not a timing
@@ -31,12 +30,8 @@ LIMIT_S = 120  # a safety net for a run that reads without bound (it would be ki
 
 def _run_here(*args: str) -> tuple[int, str]:
     """cli.main in this process (fast) for files that cannot exhaust memory even when read whole."""
-    import cli
-
-    err = io.StringIO()
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-        code = cli.main(list(args))
-    return code, err.getvalue()
+    code, _, err = run_cli(*args)
+    return code, err
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
@@ -74,17 +69,7 @@ def _bad_files(folder: Path) -> dict[str, Path]:
 
 @pytest.fixture(scope="module")
 def project_and_requests(tmp_path_factory) -> tuple[Path, Path]:
-    from core.profile import BatchSettings
-    from core.profile.batch_files import write_batch_requests
-    from core.retrieval import RetrievalSettings
-
-    folder = tmp_path_factory.mktemp("filefuzz")
-    holder = make_llm_project(folder / "testish.grammarlens")
-    holder.project.close()
-    requests = folder / "requests.jsonl"
-    settings = BatchSettings(mode="llm", config="rag", llm=LLM, retrieval=RetrievalSettings(reranker=None))
-    write_batch_requests([holder.path], list(GOOD), requests, settings)
-    return holder.path, requests
+    return write_requests(tmp_path_factory.mktemp("filefuzz"), "testish.grammarlens", GOOD)
 
 
 @pytest.mark.slow
@@ -124,18 +109,14 @@ def test_every_file_option_with_bad_files_exits_0_or_2(project_and_requests, tmp
 
 def test_a_deep_line_in_a_results_file_costs_its_line_only(project_and_requests, tmp_path: Path) -> None:
     project, requests = project_and_requests
-    good = [dumps(result_for(json.loads(x))) for x in requests.read_text(encoding="utf-8").splitlines()]
+    good = result_lines(requests)
     results = tmp_path / "results.jsonl"
     lines = [good[0], b"[" * 100_000 + b"]" * 100_000, b'{"a": ' * 5_000 + b"1" + b"}" * 5_000, *good[1:]]
     results.write_bytes(b"\n".join(lines) + b"\n")
     copy = tmp_path / "testish.grammarlens"
     copy.write_bytes(project.read_bytes())
-    import cli
-
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.main(["profile", str(copy), "--batch-in", str(results), "--json"])
-    assert code == 0, err.getvalue()
-    report = json.loads(out.getvalue().strip().splitlines()[-1])
+    code, out, err = run_cli("profile", copy, "--batch-in", results, "--json")
+    assert code == 0, err
+    report = json.loads(out.strip().splitlines()[-1])
     assert report["imported"] == len(good)
     assert {p["line"] for p in report["problems"]} >= {2, 3}  # the bad lines, by number

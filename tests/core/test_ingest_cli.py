@@ -16,6 +16,7 @@ import pytest
 from core import __version__
 from core.store import create_project, open_project
 from core.store.repository import list_documents
+from tests.cli_runs import run_main
 from tests.fixtures_ingest import SampleBook
 from tests.fixtures_shared import GRAMMARS
 
@@ -23,8 +24,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def run_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(REPO / "main.py"), *args], cwd=REPO, capture_output=True,
-                          text=True, timeout=timeout)
+    return run_main(*args, timeout=timeout)
 
 
 def test_version() -> None:

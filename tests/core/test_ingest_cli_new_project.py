@@ -19,6 +19,7 @@ from core.models import Language
 from core.store import create_project, open_project
 from core.store.backups import backup_dir, make_backup
 from core.store.repository import get_language, list_documents, set_language
+from tests.cli_runs import run_main
 from tests.core.test_ingest_bad_input import _encrypt, _scanned_pdf
 from tests.fixtures_ingest import SampleBook
 from tests.fixtures_shared import GRAMMARS
@@ -28,8 +29,7 @@ UNKNOWN_CODE = "newi1234"  # well-formed, not in the bundled WALS/Grambank table
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(REPO / "main.py"), *args], cwd=REPO, capture_output=True, text=True,
-                          timeout=300, env=env)
+    return run_main(*args, timeout=300, env=env)
 
 
 def _names(folder: Path) -> list[str]:

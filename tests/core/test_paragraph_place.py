@@ -9,6 +9,7 @@ import pytest
 
 from core.catalog import load_catalog
 from core.models import LabelSource, Paragraph, ParagraphKind
+from core.retrieval.candidate_place import CandidatePlace
 from core.retrieval.combine import combine
 from core.retrieval.paragraph_place import fragment_flags, is_fragment, opening_flags
 from core.retrieval.pipeline import retrieve
@@ -53,12 +54,14 @@ def test_an_opening_paragraph_gains_by_its_section_match_and_a_fragment_loses() 
     vocabulary = np.array([1.0, 1.0, 1.0])
     section = np.array([1.0, 1.0, 0.0])
     opening = np.array([0.0, 1.0, 1.0])
-    plain = combine(settings.with_(opening_weight=0.0), bm25, vocabulary, None, section=section, opening=opening)
+    place = CandidatePlace.of(3, section=section, opening=opening)
+    plain = combine(settings.with_(opening_weight=0.0), bm25, vocabulary, None, place=place)
     assert plain.order == [0, 1, 2]  # ties keep the given order
-    ranked = combine(settings, bm25, vocabulary, None, section=section, opening=opening)
+    ranked = combine(settings, bm25, vocabulary, None, place=place)
     assert ranked.order == [1, 0, 2]  # the opening of a matching section first; under no match, no bonus
     assert ranked.scores[1] - ranked.scores[0] == pytest.approx(0.35) and ranked.scores[2] == plain.scores[2]
-    cut = combine(settings, bm25, vocabulary, None, section=section, fragment=np.array([1.0, 0.0, 0.0]))
+    cut = combine(settings, bm25, vocabulary, None,
+                  place=CandidatePlace.of(3, section=section, fragment=np.array([1.0, 0.0, 0.0])))
     assert cut.order == [1, 0, 2] and cut.signals[0]["fragment"] == 1.0
 
 
@@ -92,8 +95,9 @@ def test_the_opening_bonus_lifts_a_sections_first_paragraph_whatever_its_heading
     vocabulary = np.array([1.0, 1.0, 1.0])
     section = np.array([0.0, 0.0, 1.0])
     opening = np.array([0.0, 1.0, 1.0])
-    ranked = combine(settings, bm25, vocabulary, None, section=section, opening=opening)
-    plain = combine(settings.with_(opening_bonus=0.0), bm25, vocabulary, None, section=section, opening=opening)
+    place = CandidatePlace.of(3, section=section, opening=opening)
+    ranked = combine(settings, bm25, vocabulary, None, place=place)
+    plain = combine(settings.with_(opening_bonus=0.0), bm25, vocabulary, None, place=place)
     assert plain.order == [2, 0, 1]  # without the bonus, an opening under no matching heading gains nothing
     assert ranked.order == [2, 1, 0]  # with it, it comes before a paragraph further into its section
     assert ranked.scores[1] - plain.scores[1] == pytest.approx(0.1) and ranked.scores[0] == plain.scores[0]

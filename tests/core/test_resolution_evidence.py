@@ -7,23 +7,14 @@ with PyMuPDF and ingesting it, commands through ``cli.main``.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import io
 import json
 from pathlib import Path
 
 import pytest
 
-import cli
+from tests.cli_runs import run_cli
 from tests.fixtures_sample import code_values
-
-
-def _run(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.main([str(a) for a in argv])
-    return code, out.getvalue(), err.getvalue()
 
 
 def _sha(path: Path) -> str:
@@ -31,7 +22,7 @@ def _sha(path: Path) -> str:
 
 
 def _current(path: Path, feature: str) -> dict:
-    code, out, err = _run("code", path, "--feature", feature, "--json")
+    code, out, err = run_cli("code", path, "--feature", feature, "--json")
     assert code == 0, err
     return json.loads(out)
 
@@ -52,7 +43,7 @@ def pair(demo_copy) -> tuple[Path, Path]:
 
 def test_taking_b_value_when_b_pinned_nothing_leaves_no_pin_of_a_and_says_so(pair) -> None:
     a, b = pair
-    code, _out, err = _run("compare", a, b, "--resolve-into", a, "--feature", "GB020", "--value", "0")
+    code, _out, err = run_cli("compare", a, b, "--resolve-into", a, "--feature", "GB020", "--value", "0")
     assert code == 0, err
     now = _current(a, "GB020")
     assert now["value"] == "0"
@@ -67,9 +58,9 @@ def test_taking_b_value_takes_b_pins_of_the_same_book_and_keeping_a_value_keeps_
     a, b = pair
     with open_project(b, backup=False) as project:
         coding.pin(project, "GB020", [8], reviewer="ben")
-    assert _run("compare", a, b, "--resolve-into", a, "--feature", "GB020", "--value", "0")[0] == 0
+    assert run_cli("compare", a, b, "--resolve-into", a, "--feature", "GB020", "--value", "0")[0] == 0
     assert [p["paragraph_id"] for p in _current(a, "GB020")["pins"]] == [8]
-    code, _out, err = _run("compare", a, b, "--resolve-into", a, "--feature", "GB022", "--value", "?")
+    code, _out, err = run_cli("compare", a, b, "--resolve-into", a, "--feature", "GB022", "--value", "?")
     assert code == 0, err  # A's own value: A's pins (none here), and never B's
     assert _current(a, "GB022")["pins"] == []
 
@@ -111,12 +102,12 @@ def test_b_on_another_edition_is_mapped_by_text_and_the_pins_that_cannot_be_are_
         shared = next(p for p in paragraphs if p.id == 8)
         coding.code(project, "GB020", "0", reviewer="ben", paragraph_ids=[shared.id, added.id],
                     page_labels=[shared.page_label])
-    code, out, err = _run("compare", a, b, "--json")
+    code, out, err = run_cli("compare", a, b, "--json")
     d = json.loads(out)["disagreements"][0]
     assert [p["paragraph_id"] for p in d["b_pins_for_a"]] == [8]  # the same text, in A's own copy
     assert len(d["b_unmapped"]) == 2 and any("no paragraph with its text" in u for u in d["b_unmapped"])
     assert any("another edition" in u for u in d["b_unmapped"])  # the page-only pin: named, not guessed
-    assert _run("compare", a, b, "--resolve-into", a, "--take", "B")[0] == 0
+    assert run_cli("compare", a, b, "--resolve-into", a, "--take", "B")[0] == 0
     now = _current(a, "GB020")
     assert [p["paragraph_id"] for p in now["pins"]] == [8]  # never A's ¶6
     assert "Not found in A's book" in now["note"]
@@ -124,23 +115,23 @@ def test_b_on_another_edition_is_mapped_by_text_and_the_pins_that_cannot_be_are_
 
 def test_resolving_between_two_languages_is_refused_unless_asked_for(pair) -> None:
     a, b = pair
-    assert _run("language", b, "--name", "Ulwa", "--glottocode", "yaul1241")[0] == 0
+    assert run_cli("language", b, "--name", "Ulwa", "--glottocode", "yaul1241")[0] == 0
     before = _sha(a)
-    code, _out, err = _run("compare", a, b, "--resolve-into", a, "--take", "B")
+    code, _out, err = run_cli("compare", a, b, "--resolve-into", a, "--take", "B")
     assert code == 2 and "describes nucl1235" in err and "--across-languages" in err
     assert _sha(a) == before  # nothing stored
-    code, _out, err = _run("compare", a, b, "--resolve-into", a, "--take", "B", "--across-languages")
+    code, _out, err = run_cli("compare", a, b, "--resolve-into", a, "--take", "B", "--across-languages")
     assert code == 0, err
     assert _current(a, "GB020")["value"] == "0"
 
 
 def test_blind_figures_survive_a_resolution_and_resolved_features_are_marked(pair) -> None:
     a, b = pair
-    code, out, _err = _run("compare", a, b, "--json")
+    code, out, _err = run_cli("compare", a, b, "--json")
     before = json.loads(out)
     assert before["blind"] == before["current"] and before["resolved"] == []
-    assert _run("compare", a, b, "--resolve-into", a, "--take", "B", "--reviewer", "carol")[0] == 0
-    code, out, _err = _run("compare", a, b, "--json")
+    assert run_cli("compare", a, b, "--resolve-into", a, "--take", "B", "--reviewer", "carol")[0] == 0
+    code, out, _err = run_cli("compare", a, b, "--json")
     after = json.loads(out)
     # current: 81A, GB020, GB021, GB022 all equal now -> agreement 1.000 over 4
     assert (after["current"]["n"], after["current"]["agreement"]) == (4, 1.0)
@@ -150,10 +141,10 @@ def test_blind_figures_survive_a_resolution_and_resolved_features_are_marked(pai
     assert after["resolved"] == ["GB020", "GB022"]
     gb020 = next(f for f in after["features"] if f["feature"] == "GB020")
     assert (gb020["verdict"], gb020["blind_verdict"], gb020["blind"]) == ("agree", "disagree", ["1", "0"])
-    code, out, _err = _run("compare", a, b)
+    code, out, _err = run_cli("compare", a, b)
     assert "blind  : agreement 0.667" in out and "current: agreement 1.000" in out and "[resolved" in out
     # the folder comparison reports the blind values too
-    code, out, _err = _run("compare", a.parent, b.parent, "--json")
+    code, out, _err = run_cli("compare", a.parent, b.parent, "--json")
     assert json.loads(out)["by_coder_pair"][0]["agreement"] == pytest.approx(2 / 3)
 
 
@@ -162,7 +153,7 @@ def test_the_blind_record_is_read_from_a_read_only_open_of_a(pair) -> None:
     from core.sample.snapshot import read_project
 
     a, b = pair
-    assert _run("compare", a, b, "--resolve-into", a, "--take", "A")[0] == 0
+    assert run_cli("compare", a, b, "--resolve-into", a, "--take", "A")[0] == 0
     record = find_record(read_project(a).blind_records, b)  # read_project opens read-only
     assert record is not None and record["features"]["GB020"] == ["1", "0"]
 
@@ -171,11 +162,11 @@ def test_compare_reports_reliability_and_alpha_over_more_than_two_coders(pair, d
     a, b = pair
     c = demo_copy("c/veshari.grammarlens")
     code_values(c, {"GB020": "1", "GB021": "0", "GB022": "1", "81A": "SOV"}, "cem")
-    code, out, err = _run("compare", a, b, "--json")
+    code, out, err = run_cli("compare", a, b, "--json")
     blind = json.loads(out)["reliability"]["blind"]
     assert blind["n"] == 3 and blind["kappa"]["estimate"] == pytest.approx(0.5)
     assert blind["kappa"]["seed"] == 30 and blind["kappa"]["resamples"] == 1000
-    code, out, err = _run("compare", a.parent, b.parent, "--also", c.parent, "--json")
+    code, out, err = run_cli("compare", a.parent, b.parent, "--also", c.parent, "--json")
     assert code == 0, err
     alpha = json.loads(out)["alpha_all_coders"]
     # units (feature categories): 81A 81A=1 x3; GB020 1, 0, 1; GB021 0, 0, 0; GB022 ?, 1, 1 -> (1, 1)

@@ -26,13 +26,14 @@ from core.models import Language
 from core.store import backups, open_project
 from core.store.migrations import MIGRATIONS
 from core.store.repository import set_language
+from tests.cli_runs import run_main
+from tests.old_projects import old_project
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "main.py", *args], cwd=REPO, capture_output=True, text=True,
-                          timeout=timeout)
+    return run_main(*args, timeout=timeout)
 
 
 def worker(*args: str) -> subprocess.Popen:
@@ -93,7 +94,7 @@ def test_restore_from_the_oldest_of_five_same_day_backups_keeps_every_backup(pro
 
 def _import_project(folder: Path) -> tuple[Path, Path, int]:
     """The Testish project with a results file answering every Grambank and WALS feature (774 lines)."""
-    from tests.core.test_batch_import_chunks import write_long_results
+    from tests.batch_results import write_long_results
 
     path, results, count = write_long_results(folder, "testish.grammarlens")
     shutil.rmtree(backups.backup_dir(path), ignore_errors=True)
@@ -271,17 +272,7 @@ def test_no_restore_without_the_before_restore_backup(project_path: Path, tmp_pa
 
 def _old_backup(path: Path, language: str) -> Path:
     """A backup written before projects had an id (schema 6), of a project of ``language``."""
-    import sqlite_utils
-
-    db = sqlite_utils.Database(path)
-    db.execute(f"PRAGMA application_id = {0x474C4E53}")
-    for number, migration in enumerate(MIGRATIONS[:6], start=1):
-        migration(db)
-        db.execute(f"PRAGMA user_version = {number}")
-    db.execute("INSERT INTO language (id, name, glottocode, source) VALUES (1, ?, NULL, 'user')", (language,))
-    db.conn.commit()
-    db.close()
-    return path
+    return old_project(path, 6, language=language)
 
 
 def test_an_old_backup_without_an_id_is_judged_by_its_language(project_path: Path, tmp_path: Path) -> None:

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from core.coding import reviewer
 from core.store import create_project
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.cli_runs import run_main
 
 
 @pytest.fixture
@@ -46,11 +43,9 @@ def test_a_damaged_file_is_no_name(config) -> None:
 
 
 def _code(project: Path, env: dict, *more: str) -> str:
-    done = subprocess.run([sys.executable, str(REPO / "main.py"), "code", str(project), "--feature", "81A",
-                           "--value", "SOV", *more], cwd=REPO, capture_output=True, text=True, env=env, timeout=120)
+    done = run_main("code", project, "--feature", "81A", "--value", "SOV", *more, env=env)
     assert done.returncode == 0, done.stderr
-    history = subprocess.run([sys.executable, str(REPO / "main.py"), "code", str(project), "--feature", "81A",
-                              "--json"], cwd=REPO, capture_output=True, text=True, env=env, timeout=120)
+    history = run_main("code", project, "--feature", "81A", "--json", env=env)
     return json.loads(history.stdout)["reviewer"]
 
 

@@ -8,9 +8,7 @@ child process where another process holds a project's write lock.
 
 from __future__ import annotations
 
-import contextlib
 import csv
-import io
 import json
 import shutil
 import subprocess
@@ -19,18 +17,12 @@ from pathlib import Path
 
 import pytest
 
-import cli
+from tests.cli_runs import run_cli, run_main
 from tests.fixtures_sample import code_values
 
 REPO = Path(__file__).resolve().parents[2]
 GRAMBANK = REPO.parent / "shared" / "cldf" / "grambank"
 
-
-def _run(*argv: object) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.main([str(a) for a in argv])
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.mark.slow  # ingests the seven shared grammars once per session (10-30 s on two cores)
@@ -41,7 +33,7 @@ def test_sample_export_of_the_seven_shared_grammars_validates_with_one_placed_la
     from tests.fixtures_shared import grammar_rows
 
     out = tmp_path / "cldf"
-    code, stdout, err = _run("sample", "export", seven_grammar_projects, "--format", "cldf", "--out", out)
+    code, stdout, err = run_cli("sample", "export", seven_grammar_projects, "--format", "cldf", "--out", out)
     assert code == 0, err
     assert "7 languages" in stdout
     ds = pycldf.Dataset.from_metadata(out / "StructureDataset-metadata.json")
@@ -68,7 +60,7 @@ def test_sample_compare_equals_an_independent_computation_on_the_same_values(sev
     from core.store import open_project
 
     out = tmp_path / "disagreements.csv"
-    code, stdout, err = _run("sample", "compare", seven_grammar_projects, "--reference", GRAMBANK, "--json",
+    code, stdout, err = run_cli("sample", "compare", seven_grammar_projects, "--reference", GRAMBANK, "--json",
                              "--out", out)
     assert code == 0, err
     report = json.loads(stdout)
@@ -104,7 +96,7 @@ def test_sample_compare_equals_an_independent_computation_on_the_same_values(sev
 
 @pytest.mark.slow
 def test_sample_status_and_matrix_of_the_seven_grammars(seven_grammar_projects: Path, tmp_path: Path) -> None:
-    code, stdout, err = _run("sample", "status", seven_grammar_projects, "--json")
+    code, stdout, err = run_cli("sample", "status", seven_grammar_projects, "--json")
     assert code == 0, err
     status = json.loads(stdout)
     assert len(status["languages"]) == 7 and status["problems"] == []
@@ -115,7 +107,7 @@ def test_sample_status_and_matrix_of_the_seven_grammars(seven_grammar_projects: 
         assert counts["uncoded"] == status["features"] - counts["coded"] - counts["unknown"]
         assert sum(counts.values()) == status["features"]  # disjoint columns
     out = tmp_path / "matrix.csv"
-    code, stdout, err = _run("sample", "matrix", seven_grammar_projects, "--out", out)
+    code, stdout, err = run_cli("sample", "matrix", seven_grammar_projects, "--out", out)
     assert code == 0, err
     with open(out, newline="", encoding="utf-8") as fh:
         codes = list(csv.reader(fh))
@@ -124,7 +116,7 @@ def test_sample_status_and_matrix_of_the_seven_grammars(seven_grammar_projects: 
     assert codes[0] == statuses[0] and len(codes) == 8 and "81A" in codes[0]
     col = codes[0].index("81A")
     assert {r[col] for r in codes[1:]} == {"1"} and {r[col] for r in statuses[1:]} == {"coded"}
-    code, _out, err = _run("sample", "matrix", seven_grammar_projects, "--out", out)
+    code, _out, err = run_cli("sample", "matrix", seven_grammar_projects, "--out", out)
     assert code == 2 and "already exists" in err  # never overwritten without --force
 
 
@@ -133,7 +125,7 @@ def test_unreadable_projects_are_reported_one_by_one_and_the_rest_is_read(demo_c
     code_values(good, {"GB020": "1"}, "ana")
     (tmp_path / "sample" / "damaged.grammarlens").write_bytes(b"SQLite format 3\x00" + b"\x07" * 5000)
     (tmp_path / "sample" / "empty.grammarlens").write_bytes(b"")
-    code, stdout, err = _run("sample", "status", tmp_path / "sample", "--json")
+    code, stdout, err = run_cli("sample", "status", tmp_path / "sample", "--json")
     assert code == 1  # partly done: the command says what it could not read
     report = json.loads(stdout)
     assert [r["language"] for r in report["languages"]] == ["Veshari"]
@@ -158,8 +150,7 @@ def test_a_sample_project_held_by_a_writer_is_still_read(demo_copy, tmp_path: Pa
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "holding"
-        done = subprocess.run([sys.executable, str(REPO / "main.py"), "sample", "status", str(tmp_path / "sample"),
-                               "--json"], capture_output=True, text=True, timeout=120, cwd=REPO)
+        done = run_main("sample", "status", tmp_path / "sample", "--json")
     finally:
         holder.stdin.close()
         holder.wait(timeout=30)
@@ -173,19 +164,19 @@ def test_a_list_file_names_projects_anywhere_and_a_project_is_a_sample_of_one(de
     two = demo_copy("y/deeper/two.grammarlens")
     listing = tmp_path / "sample.txt"
     listing.write_text(f"# my sample\nx/one.grammarlens\n{two}\n", encoding="utf-8")
-    code, stdout, err = _run("sample", "status", listing, "--json")
+    code, stdout, err = run_cli("sample", "status", listing, "--json")
     assert code == 0, err
     assert [Path(r["path"]).name for r in json.loads(stdout)["languages"]] == ["one.grammarlens", "two.grammarlens"]
-    code, stdout, err = _run("sample", "status", one, "--json")
+    code, stdout, err = run_cli("sample", "status", one, "--json")
     assert code == 0 and len(json.loads(stdout)["languages"]) == 1
     shutil.rmtree(tmp_path / "y")
-    code, stdout, err = _run("sample", "status", listing, "--json")
+    code, stdout, err = run_cli("sample", "status", listing, "--json")
     assert code == 1 and "two.grammarlens" in json.loads(stdout)["problems"][0]["path"]
 
 
 def test_sample_export_refuses_to_write_over_a_project(demo_copy, tmp_path: Path) -> None:
     project = demo_copy("sample/veshari.grammarlens")
-    code, _out, err = _run("sample", "export", tmp_path / "sample", "--out", project)
+    code, _out, err = run_cli("sample", "export", tmp_path / "sample", "--out", project)
     assert code == 2 and "error:" in err
-    code, _out, err = _run("sample", "matrix", tmp_path / "sample", "--out", project)
+    code, _out, err = run_cli("sample", "matrix", tmp_path / "sample", "--out", project)
     assert code == 2 and "error:" in err

@@ -8,15 +8,13 @@ Every expected figure is computed by hand in the test.
 
 from __future__ import annotations
 
-import contextlib
 import csv
-import io
 import json
 from pathlib import Path
 
 import pytest
 
-import cli
+from tests.cli_runs import run_cli
 
 # reference rows: (glottocode, feature, value); "?" = the database does not know
 REFERENCE = [("abad1241", "GB107", "0"), ("abad1241", "GB257", "1"), ("abad1241", "GB260", "1"),
@@ -24,12 +22,6 @@ REFERENCE = [("abad1241", "GB107", "0"), ("abad1241", "GB257", "1"), ("abad1241"
              ("abar1238", "GB107", "0"), ("abar1238", "GB257", "0"), ("abar1238", "GB260", "?")]
 FEATURES = "GB107,GB257,GB260,GB262,GB263"
 
-
-def _run(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.main([str(a) for a in argv])
-    return code, out.getvalue(), err.getvalue()
 
 
 def _predict(project, feature: str, code: str, label: str) -> None:
@@ -90,7 +82,7 @@ def _cldf_reference(folder: Path) -> Path:
 @pytest.mark.parametrize("make", [_subset_reference, _cldf_reference], ids=["values-table", "pycldf"])
 def test_sample_compare_has_one_definition_and_counts_every_excluded_item(sample, tmp_path, make) -> None:
     reference = make(tmp_path / "reference")
-    code, out, err = _run("sample", "compare", sample, "--reference", reference, "--features", FEATURES, "--json")
+    code, out, err = run_cli("sample", "compare", sample, "--reference", reference, "--features", FEATURES, "--json")
     assert code == 0, err
     report = json.loads(out)
     o = report["overall"]
@@ -112,12 +104,12 @@ def test_sample_compare_has_one_definition_and_counts_every_excluded_item(sample
 
 def test_reviewed_only_scores_coders_decisions_and_counts_the_predictions_left_out(sample, tmp_path) -> None:
     reference = _subset_reference(tmp_path / "reference")
-    code, out, err = _run("sample", "compare", sample, "--reference", reference, "--reviewed-only", "--features",
+    code, out, err = run_cli("sample", "compare", sample, "--reference", reference, "--reviewed-only", "--features",
                           FEATURES, "--json")
     assert code == 0, err
     o = json.loads(out)["overall"]
     assert (o["n"], o["agreement"], o["excluded_unreviewed"], o["excluded"]) == (2, 0.5, 2, 6)
-    code, out, _err = _run("sample", "compare", sample, "--reference", reference, "--reviewed-only", "--features",
+    code, out, _err = run_cli("sample", "compare", sample, "--reference", reference, "--reviewed-only", "--features",
                            FEATURES)
     assert "coders' decisions only" in out and "2 unreviewed predictions" in out and "(n 2, small n)" in out
 
@@ -127,7 +119,7 @@ def test_no_overlap_with_the_reference_is_n_a_with_the_reason(sample, tmp_path) 
     reference.mkdir()
     (reference / "values_subset.csv").write_text("Language_ID,Glottocode,Parameter_ID,Value,Code_ID,Source\n"
                                                  "stan1293,stan1293,GB107,1,GB107-1,\n", encoding="utf-8")
-    code, out, err = _run("sample", "compare", sample, "--reference", reference)
+    code, out, err = run_cli("sample", "compare", sample, "--reference", reference)
     assert code == 0, err
     assert "agreement n/a (the reference holds no value for these languages and features)" in out
     assert "0.000" not in out
@@ -135,7 +127,7 @@ def test_no_overlap_with_the_reference_is_n_a_with_the_reason(sample, tmp_path) 
 
 def test_status_columns_are_disjoint_respect_the_feature_set_and_match_the_matrix_sheet(sample, tmp_path) -> None:
     features = "GB107,GB257,GB260,GB262,GB263,GB020"
-    code, out, err = _run("sample", "status", sample, "--features", features, "--json")
+    code, out, err = run_cli("sample", "status", sample, "--features", features, "--json")
     assert code == 0, err
     rows = {r["glottocode"]: r["counts"] for r in json.loads(out)["languages"]}
     # Abadi over the six: coded GB107, GB262; unknown GB257; predicted GB260; uncoded GB263, GB020
@@ -144,7 +136,7 @@ def test_status_columns_are_disjoint_respect_the_feature_set_and_match_the_matri
                                 "uncoded": 2}
     assert all(sum(c.values()) == 6 for c in rows.values())
     out_csv = tmp_path / "m.csv"
-    assert _run("sample", "matrix", sample, "--features", features, "--out", out_csv)[0] == 0
+    assert run_cli("sample", "matrix", sample, "--features", features, "--out", out_csv)[0] == 0
     with open(tmp_path / "m.status.csv", newline="", encoding="utf-8") as fh:
         sheet = {r["glottocode"]: r for r in csv.DictReader(fh)}
     for glottocode, counts in rows.items():

@@ -6,28 +6,20 @@ language tables, independently of resources/genealogy.tsv.
 
 from __future__ import annotations
 
-import contextlib
 import csv
-import io
 import json
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
 
-import cli
+from tests.cli_runs import run_cli
 from tests.fixtures_sample import code_values
 from tests.fixtures_shared import SHARED
 
 WALS = SHARED / "cldf" / "wals" / "languages.csv"
 GRAMBANK = SHARED / "cldf" / "grambank" / "languages.csv"
 
-
-def _run(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.main([str(a) for a in argv])
-    return code, out.getvalue(), err.getvalue()
 
 
 def _rows(path: Path) -> list[dict]:
@@ -87,16 +79,16 @@ def test_status_matrix_compare_and_export_carry_family_genus_and_macroarea(sampl
 
     (g1, _n1), _two, rest = genus_pair
     genus = rest.split("|")[1]
-    code, out, err = _run("sample", "status", sample, "--json")
+    code, out, err = run_cli("sample", "status", sample, "--json")
     assert code == 0, err
     status = json.loads(out)
     row = next(r for r in status["languages"] if r["glottocode"] == g1)
     assert (row["family"], row["genus"]) == (lineage_of(g1).family, genus)
     assert sum(v["languages"] for v in status["by_family"].values()) == 3
-    assert _run("sample", "matrix", sample, "--out", tmp_path / "m.csv")[0] == 0
+    assert run_cli("sample", "matrix", sample, "--out", tmp_path / "m.csv")[0] == 0
     sheet = {r["glottocode"]: r for r in _rows(tmp_path / "m.csv")}
     assert sheet[g1]["genus"] == genus and sheet[g1]["macroarea"] == lineage_of(g1).macroarea
-    code, _out, err = _run("sample", "export", sample, "--out", tmp_path / "cldf")
+    code, _out, err = run_cli("sample", "export", sample, "--out", tmp_path / "cldf")
     assert code == 0, err
     import pycldf
 
@@ -107,7 +99,7 @@ def test_status_matrix_compare_and_export_carry_family_genus_and_macroarea(sampl
 
 def test_balanced_keeps_one_language_per_genus_the_best_coded_one(sample, genus_pair) -> None:
     (g1, _n1), (g2, _n2), rest = genus_pair
-    code, out, err = _run("sample", "status", sample, "--balanced", "--json")
+    code, out, err = run_cli("sample", "status", sample, "--balanced", "--json")
     assert code == 0, err
     kept = {r["glottocode"] for r in json.loads(out)["languages"]}
     assert kept == {g2, rest.split("|")[0]}  # g2 has two decided values, g1 one: the same genus keeps g2

@@ -8,22 +8,13 @@ would add ~26 MB and an import to every GrammarLens process of the venv (the sam
 
 from __future__ import annotations
 
-import contextlib
 import csv
-import io
 from pathlib import Path
 
 import pytest
 
-import cli
+from tests.cli_runs import run_cli
 from tests.fixtures_sample import code_values
-
-
-def _run(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.main([str(a) for a in argv])
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture
@@ -52,7 +43,7 @@ def test_the_long_table_loads_as_a_data_frame_with_places_and_families(sample, t
     from core.sample.tables import LONG_COLUMNS
 
     out = tmp_path / "long.csv"
-    code, _out, err = _run("sample", "export", sample, "--format", "long", "--out", out)
+    code, _out, err = run_cli("sample", "export", sample, "--format", "long", "--out", out)
     assert code == 0, err
     with open(out, newline="", encoding="utf-8") as fh:
         reader = csv.DictReader(fh)
@@ -72,7 +63,7 @@ def test_the_nexus_matrix_parses_back_with_the_binary_features(sample, tmp_path)
     from commonnexus import Nexus
 
     out = tmp_path / "sample.nex"
-    assert _run("sample", "export", sample, "--format", "nexus", "--out", out)[0] == 0
+    assert run_cli("sample", "export", sample, "--format", "nexus", "--out", out)[0] == 0
     nexus = Nexus.from_file(out)
     matrix = nexus.characters.get_matrix()
     assert set(matrix) == {"molo1266", "abad1241"}
@@ -86,7 +77,7 @@ def test_grambank_sheets_have_grambanks_columns_and_every_feature(sample, tmp_pa
     from core.catalog import load_catalog
 
     out = tmp_path / "sheets"
-    assert _run("sample", "export", sample, "--format", "grambank", "--out", out)[0] == 0
+    assert run_cli("sample", "export", sample, "--format", "grambank", "--out", out)[0] == 0
     with open(out / "molo1266.tsv", newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh, delimiter="\t"))
     assert list(rows[0]) == ["Feature_ID", "Value", "Source", "Contributor", "Comment"]
@@ -101,7 +92,7 @@ def test_cldf_metadata_names_the_coders_and_the_licence_chosen(sample, tmp_path)
     import pycldf
 
     out = tmp_path / "cldf"
-    code, _out, err = _run("sample", "export", sample, "--out", out, "--licence", "CC-BY-SA-4.0")
+    code, _out, err = run_cli("sample", "export", sample, "--out", out, "--licence", "CC-BY-SA-4.0")
     assert code == 0, err
     ds = pycldf.Dataset.from_metadata(out / "StructureDataset-metadata.json")
     ds.validate()

@@ -16,7 +16,8 @@ import pytest
 from core import coding
 from core.errors import ProjectError
 from core.store import backups, open_project
-from core.store.migrations import MIGRATIONS
+from tests.cli_runs import run_main
+from tests.old_projects import old_project
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -27,7 +28,7 @@ def worker(*args: str) -> subprocess.Popen:
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "main.py", *args], cwd=REPO, capture_output=True, text=True, timeout=120)
+    return run_main(*args)
 
 
 def count_notes(path: Path) -> int:
@@ -106,17 +107,7 @@ def test_a_symlinked_project_is_written_through_its_real_path(project_path: Path
 
 def test_an_older_schema_project_is_read_without_writing_to_it(tmp_path: Path) -> None:
     """Finding 9: an older-schema project on a writable disk was refused as "read-only" by code --json and language."""
-    import sqlite_utils
-
-    path = tmp_path / "old.grammarlens"
-    db = sqlite_utils.Database(path)
-    db.execute(f"PRAGMA application_id = {0x474C4E53}")
-    for number, migration in enumerate(MIGRATIONS[:5], start=1):
-        migration(db)
-        db.execute(f"PRAGMA user_version = {number}")
-    db.execute("INSERT INTO language (id, name, glottocode, source) VALUES (1, 'Oldish', NULL, 'user')")
-    db.conn.commit()
-    db.close()
+    path = old_project(tmp_path / "old.grammarlens", 5, language="Oldish")
     before = path.read_bytes()
     shown = cli("language", str(path))
     assert shown.returncode == 0 and "Oldish" in shown.stdout, shown.stderr

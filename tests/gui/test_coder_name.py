@@ -12,6 +12,7 @@ from PySide6.QtGui import QPainter
 from core.coding import reviewer
 from core.store import open_project
 from core.store.decisions import current_decisions
+from tests.fixtures_gui import open_then_evidence
 
 WAIT_MS = 20_000
 SCREENSHOT = "/tmp/grammarlens-first-act-name-question.png"
@@ -24,22 +25,30 @@ def nameless(monkeypatch):
 
 
 def _open_81a(qtbot, window, project) -> None:
-    assert window.open_project(project)
-    qtbot.waitUntil(lambda: window.state.project_path is not None, timeout=WAIT_MS)
-    with qtbot.waitSignal(window.retrievalFinished, timeout=WAIT_MS):
-        window.select_feature("81A")
+    open_then_evidence(qtbot, window, project, lambda: window.select_feature("81A"), WAIT_MS)
+
+
+def _when_asked(window, act) -> list[bool]:
+    """Run ``act(dialog)`` from inside the modal question's own event loop once it shows; the returned list
+    gets one True each time it did."""
+    asked: list[bool] = []
+
+    def poll() -> None:
+        dialog = window.coder_dialog
+        if dialog is None or not dialog.isVisible():
+            QTimer.singleShot(20, poll)
+            return
+        asked.append(True)
+        act(dialog)
+
+    QTimer.singleShot(0, poll)
+    return asked
 
 
 def _answer_when_asked(window, qtbot, name: str | None, shot: str | None = None) -> list[bool]:
     """Answer the modal question from inside its own event loop (type ``name`` and OK, or Not now)."""
-    asked: list[bool] = []
 
-    def answer() -> None:
-        dialog = window.coder_dialog
-        if dialog is None or not dialog.isVisible():
-            QTimer.singleShot(20, answer)
-            return
-        asked.append(True)
+    def answer(dialog) -> None:
         if name is None:
             dialog.reject()
             return
@@ -52,8 +61,7 @@ def _answer_when_asked(window, qtbot, name: str | None, shot: str | None = None)
             picture.save(shot)
         dialog.buttons.accepted.emit()
 
-    QTimer.singleShot(0, answer)
-    return asked
+    return _when_asked(window, answer)
 
 
 def _reviewers(project: Path) -> dict[str, str]:
@@ -113,18 +121,13 @@ def test_the_apps_own_settings_share_the_name_with_the_cli(qtbot, nameless, gui_
         QSettings.setPath(QSettings.Format.NativeFormat, QSettings.Scope.UserScope, str(before))
 
 
-def test_a_resolution_in_the_two_coder_queue_is_a_first_act_too(qtbot, nameless, main_window, demo_project,
-                                                                 tmp_path) -> None:
+def test_a_resolution_in_the_two_coder_queue_is_a_first_act_too(qtbot, nameless, main_window, two_coder_files) -> None:
     from core.coding.decisions import current
-    from gui.window.sample_wiring import open_queue
-    from tests.gui.test_disagreement_queue import SLOW_MS, two_coders
+    from tests.fixtures_two_coders import SLOW_MS, open_compared_queue
 
-    a, b, _ids = two_coders(demo_project, tmp_path)
+    a, b, _ids = two_coder_files
     window = main_window
-    assert window.open_project(a)
-    queue = open_queue(window, b)
-    with qtbot.waitSignal(queue.compared, timeout=SLOW_MS):
-        pass
+    queue = open_compared_queue(qtbot, window, a, b)
     asked = _answer_when_asked(window, qtbot, "Cy")
     with qtbot.waitSignal(queue.resolved, timeout=SLOW_MS):
         queue.take_b.click()
@@ -144,21 +147,14 @@ def test_a_window_closed_while_it_asks_makes_no_act_and_no_error(qtbot, nameless
     _open_81a(qtbot, window, demo_project)
     QTest.keyClick(window, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: window.coding.pass_active, timeout=WAIT_MS)
-    asked: list[bool] = []
 
-    def close_when_asked() -> None:
-        dialog = window.coder_dialog
-        if dialog is None or not dialog.isVisible():
-            QTimer.singleShot(20, close_when_asked)
-            return
-        asked.append(True)
+    def close(dialog) -> None:
         window.close()  # what a script's timer or --quit-after does while the question waits
         # the dialog as context: the check is dropped with it, never run in a later test on a deleted dialog
         QTimer.singleShot(2000, dialog, lambda: dialog.isVisible() and (left_open.append(True), dialog.reject()))
 
     left_open: list[bool] = []  # the question outlived its window (the old code: only the app's quit ended it)
-
-    QTimer.singleShot(0, close_when_asked)
+    asked = _when_asked(window, close)
     QTest.keyClick(window.pass_bar, Qt.Key.Key_1)
     QTest.keyClick(window.pass_bar, Qt.Key.Key_Return)  # the first act: asks, and waits in the question
     assert asked == [True] and not window.isVisible() and left_open == []

@@ -6,38 +6,20 @@ import hashlib
 import shutil
 from pathlib import Path
 
-SLOW_MS = 30000
-
-
-def two_coders(demo_project: Path, tmp_path: Path) -> tuple[Path, Path, list[int]]:
-    """A (ana) and B (ben): copies of the demo project; GB107 coded 1 vs 0 with pins, 81A agreed."""
-    from core.coding.decisions import code
-    from core.store import open_project
-    from core.store.repository import list_paragraphs
-
-    a, b = tmp_path / "ana.grammarlens", tmp_path / "ben.grammarlens"
-    shutil.copy(demo_project, a)
-    shutil.copy(demo_project, b)
-    with open_project(a, backup=False) as project:
-        ids = [p.id for p in list_paragraphs(project)[5:8]]
-        code(project, "GB107", "1", paragraph_ids=[ids[0]], note="negative suffix -ka", reviewer="ana")
-        code(project, "81A", "SOV", reviewer="ana")
-    with open_project(b, backup=False) as project:
-        code(project, "GB107", "0", paragraph_ids=[ids[1]], note="particle, not an affix", reviewer="ben")
-        code(project, "81A", "SOV", reviewer="ben")
-    return a, b, ids
+from tests.cli_runs import run_main
+from tests.fixtures_two_coders import SLOW_MS, open_compared_queue
 
 
 def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def test_take_b_stores_a_decision_in_a_that_records_both_coders(qtbot, main_window, demo_project, tmp_path) -> None:
+def test_take_b_stores_a_decision_in_a_that_records_both_coders(qtbot, main_window, two_coder_files) -> None:
     from core.coding.decisions import current, history
     from core.store import open_project
     from gui.window.sample_wiring import open_queue
 
-    a, b, ids = two_coders(demo_project, tmp_path)
+    a, b, ids = two_coder_files
     b_before = digest(b)
     window = main_window
     assert window.open_project(a)
@@ -70,16 +52,12 @@ def test_take_b_stores_a_decision_in_a_that_records_both_coders(qtbot, main_wind
     assert digest(b) == b_before  # B unchanged
 
 
-def test_a_failed_resolution_goes_to_the_error_dialog(qtbot, main_window, demo_project, tmp_path) -> None:
+def test_a_failed_resolution_goes_to_the_error_dialog(qtbot, main_window, two_coder_files) -> None:
     from core.coding.decisions import code
     from core.store import open_project
-    from gui.window.sample_wiring import open_queue
 
-    a, b, _ids = two_coders(demo_project, tmp_path)
-    assert main_window.open_project(a)
-    queue = open_queue(main_window, b)
-    with qtbot.waitSignal(queue.compared, timeout=SLOW_MS):
-        pass
+    a, b, _ids = two_coder_files
+    queue = open_compared_queue(qtbot, main_window, a, b)
     with open_project(a, backup=False) as project:  # A changes the feature after the comparison
         code(project, "GB107", "?", reviewer="ana")
     with qtbot.waitSignal(main_window.errorShown, timeout=SLOW_MS) as shown:
@@ -88,17 +66,12 @@ def test_a_failed_resolution_goes_to_the_error_dialog(qtbot, main_window, demo_p
 
 
 def test_the_queue_names_each_sides_coders_and_closes_when_another_project_opens(qtbot, main_window, demo_project,
-                                                                               tmp_path) -> None:
-    from gui.window.sample_wiring import open_queue
-
-    a, b, _ids = two_coders(demo_project, tmp_path)
+                                                                               tmp_path, two_coder_files) -> None:
+    a, b, _ids = two_coder_files
     other = tmp_path / "other.grammarlens"
     shutil.copy(demo_project, other)
     window = main_window
-    assert window.open_project(a)
-    queue = open_queue(window, b)
-    with qtbot.waitSignal(queue.compared, timeout=SLOW_MS):
-        pass
+    queue = open_compared_queue(qtbot, window, a, b)
     assert "A: ana" in queue.title_a.text() and "B: ben" in queue.title_b.text()  # as stored, not the login name
     assert "blind kappa" in queue.summary.text()
     from PySide6.QtWidgets import QDockWidget
@@ -111,21 +84,17 @@ def test_the_queue_names_each_sides_coders_and_closes_when_another_project_opens
 
 
 def test_a_feature_of_the_queue_decided_by_the_cli_beside_the_window_is_compared_again(
-        qtbot, main_window, demo_project, tmp_path) -> None:
+        qtbot, main_window, two_coder_files) -> None:
     """The queue follows the change record too: A's GB107 set to B's value elsewhere leaves nothing to resolve."""
-    import subprocess
-    import sys
 
     from gui.window.sample_wiring import open_queue
 
-    a, b, _ids = two_coders(demo_project, tmp_path)
+    a, b, _ids = two_coder_files
     window = main_window
     assert window.open_project(a)
     queue = open_queue(window, b)
     qtbot.waitUntil(lambda: queue.list.count() == 1, timeout=SLOW_MS)
-    done = subprocess.run([sys.executable, "main.py", "code", str(a), "--feature", "GB107", "--value", "0",
-                           "--reviewer", "ana"], cwd=Path(__file__).resolve().parents[2], capture_output=True,
-                          text=True, timeout=120)
+    done = run_main("code", a, "--feature", "GB107", "--value", "0", "--reviewer", "ana")
     assert done.returncode == 0, done.stderr
     with qtbot.waitSignal(queue.compared, timeout=SLOW_MS):  # the window noticed, the queue compared again
         pass

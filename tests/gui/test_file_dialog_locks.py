@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import ctypes
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,9 +19,9 @@ from PySide6.QtWidgets import QFileDialog, QFileSystemModel, QWidget
 from core import coding
 from core.store import open_project
 from gui.common import file_dialogs
+from tests.cli_runs import run_main
 from tests.process_locks import locks_on
 
-REPO = Path(__file__).resolve().parents[2]
 LISTING_MS = 1500  # after the folder is loaded, time for Qt's info thread to ask for every icon and type
 
 pytestmark = pytest.mark.skipif(not Path("/proc/locks").exists(), reason="needs Linux's /proc/locks")
@@ -118,9 +116,7 @@ def test_dialogs_beside_cli_commands_lose_no_decision(qtbot, gui_store, tmp_path
         for round_ in range(5):
             choosers[round_ % len(choosers)]()
             for feature, value in (("GB020", "1"), ("81A", "SOV")):
-                done = subprocess.run([sys.executable, "main.py", "code", str(path), "--feature", feature,
-                                       "--value", value, "--reviewer", "cli"], cwd=REPO, capture_output=True,
-                                      text=True, timeout=120)
+                done = run_main("code", path, "--feature", feature, "--value", value, "--reviewer", "cli")
                 assert done.returncode == 0, done.stderr
                 expected.append(("cli", feature))
             coding.code(project, "GB107", "1" if round_ % 2 else "0", reviewer="app")  # the window's decision

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from gui.coding.coding_pass import CodingPassBar
 from gui.window.keys_dialog import PASS_KEYS, SECTIONS
+from tests.fixtures_gui import open_then_evidence
 
 WAIT_MS = 20_000
 
@@ -63,10 +64,8 @@ def test_each_pass_key_listed_does_what_the_list_says(qtbot, keys, signal, args)
 
 
 def _pass_on(qtbot, window, project) -> None:
-    assert window.open_project(project)
-    qtbot.waitUntil(lambda: window.state.project_path is not None, timeout=WAIT_MS)
-    with qtbot.waitSignal(window.retrievalFinished, timeout=WAIT_MS):
-        window.act_pass.trigger()  # Ctrl+K: the pass starts, its bar has the keys
+    # Ctrl+K: the pass starts, its bar has the keys
+    open_then_evidence(qtbot, window, project, window.act_pass.trigger, WAIT_MS)
     qtbot.waitUntil(lambda: window.pass_bar.hasFocus(), timeout=2000)
 
 

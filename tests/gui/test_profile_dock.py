@@ -11,6 +11,7 @@ from PySide6.QtGui import QPainter
 
 from gui.common.settings import AppSettings
 from gui.profile.profile_dock import MIN_HEIGHT, PLACED_KEY
+from tests.fixtures_gui import open_then_evidence
 
 WAIT_MS = 20_000
 SCREENSHOT = "/tmp/grammarlens-window-1280x800-profile-dock.png"
@@ -22,10 +23,7 @@ def _rows(window) -> float:
 
 
 def _open_feature(qtbot, window, project) -> None:
-    assert window.open_project(project)
-    qtbot.waitUntil(lambda: window.state.project_path is not None, timeout=WAIT_MS)
-    with qtbot.waitSignal(window.retrievalFinished, timeout=WAIT_MS):
-        window.select_feature("81A")
+    open_then_evidence(qtbot, window, project, lambda: window.select_feature("81A"), WAIT_MS)
     assert window.evidence_panel.model.rowCount() >= 10  # more evidence than fits: rows are what the view shows
     qtbot.wait(200)  # the status bar and the panels settle (the language, the coding panel's values)
 

@@ -10,21 +10,14 @@ from PySide6.QtWidgets import QMessageBox
 from core.coding.decisions import code
 from core.output_paths import EXPORT_FILES
 from core.store import create_project
-from gui.common.operations import OperationRunner
-from gui.common.settings import AppSettings
 from gui.profile.profile_view import ProfileView
 
 WAIT_MS = 20_000
 
 
 @pytest.fixture
-def view(qtbot):
-    runner = OperationRunner()
-    settings = AppSettings(retrieval=AppSettings().retrieval.with_(reranker=None))
-    view = ProfileView(runner, lambda: settings)
-    qtbot.addWidget(view)
-    yield view
-    assert runner.shutdown(10_000)
+def view(make_profile_view) -> ProfileView:
+    return make_profile_view()
 
 
 @pytest.fixture

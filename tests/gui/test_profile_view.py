@@ -4,23 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from gui.common.operations import OperationRunner
-from gui.common.settings import AppSettings
 from gui.profile.profile_view import ProfileView
 
 WAIT_MS = 20_000
 
 
 @pytest.fixture
-def view(qtbot):
-    runner = OperationRunner()
-    settings = AppSettings(retrieval=AppSettings().retrieval.with_(reranker=None))
-    view = ProfileView(runner, lambda: settings)
-    qtbot.addWidget(view)
-    view.resize(900, 400)
-    view.show()
-    yield view
-    assert runner.shutdown(10_000)
+def view(make_profile_view):
+    return make_profile_view(size=(900, 400))
 
 
 def test_profile_refresh_estimate_and_batch_run_in_the_background(qtbot, view, demo_project) -> None:
@@ -95,23 +86,17 @@ def test_the_status_filter_lists_the_coded_and_unknown_values_with_their_counts(
     assert sorted(view.proxy.index(r, 0).data() for r in range(view.proxy.rowCount())) == ["GB021", "GB107"]
 
 
-def test_offline_the_estimate_quotes_no_cost(qtbot, gui_store, demo_project) -> None:
+def test_offline_the_estimate_quotes_no_cost(qtbot, gui_store, demo_project, make_profile_view) -> None:
     """No key and no server: nothing would be asked, so no price ("about $0.08" was quoted before)."""
-    runner = OperationRunner()
-    settings = AppSettings(retrieval=AppSettings().retrieval.with_(reranker=None))  # OpenAI's API, no key
-    view = ProfileView(runner, lambda: settings)
-    qtbot.addWidget(view)
-    try:
-        with qtbot.waitSignal(view.estimateShown, timeout=WAIT_MS):
-            view.set_project(demo_project)
-        text = view.estimate_label.text()
-        assert text.startswith("Before starting: 4 feature(s), about ") and "tokens" in text
-        assert "$" not in text and "cost unknown" not in text and "No model is set up" in text
-        with qtbot.assertNotEmitted(view.batchFinished, wait=200):
-            assert view.start_batch() is None  # nothing to ask; no "this batch will cost" question either
-        assert "No model is set up" in view.estimate_label.text() and not view.running
-    finally:
-        assert runner.shutdown(10_000)
+    view = make_profile_view()  # OpenAI's API, no key
+    with qtbot.waitSignal(view.estimateShown, timeout=WAIT_MS):
+        view.set_project(demo_project)
+    text = view.estimate_label.text()
+    assert text.startswith("Before starting: 4 feature(s), about ") and "tokens" in text
+    assert "$" not in text and "cost unknown" not in text and "No model is set up" in text
+    with qtbot.assertNotEmitted(view.batchFinished, wait=200):
+        assert view.start_batch() is None  # nothing to ask; no "this batch will cost" question either
+    assert "No model is set up" in view.estimate_label.text() and not view.running
 
 
 # -------------------------------------------------------- issue 29: "not coded yet" counts what is not coded

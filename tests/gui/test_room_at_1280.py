@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QPainter
 
-from tests.gui.test_disagreement_queue import SLOW_MS, two_coders
+from tests.fixtures_two_coders import SLOW_MS, open_compared_queue
 
 WAIT_MS = 20_000
 DOCK_SHOT = "/tmp/grammarlens-1280x800-dock-open.png"
@@ -65,16 +65,11 @@ def test_with_the_profile_dock_open(qtbot, main_window, demo_project) -> None:
     assert rows >= 8 and lines >= 7 and values, (rows, lines, values)
 
 
-def test_with_the_two_coder_queue_open(qtbot, main_window, demo_project, tmp_path) -> None:
-    from gui.window.sample_wiring import open_queue
-
-    a, b, _ids = two_coders(demo_project, tmp_path)
+def test_with_the_two_coder_queue_open(qtbot, main_window, two_coder_files) -> None:
+    a, b, _ids = two_coder_files
     window = main_window
     window.resize(1280, 800)
-    assert window.open_project(a)
-    queue = open_queue(window, b)
-    with qtbot.waitSignal(queue.compared, timeout=SLOW_MS):
-        pass
+    open_compared_queue(qtbot, window, a, b)
     qtbot.waitUntil(lambda: window.state.feature is not None and window.state.feature.id == "GB107", timeout=SLOW_MS)
     qtbot.wait(300)
     rows, lines, values = _readable(qtbot, window)
