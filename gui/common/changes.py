@@ -58,6 +58,9 @@ class ProjectChanges(QObject):
     def set_project(self, project: ProjectDatabase | None) -> None:
         """Follow ``project`` (None: none open) for changes made by other processes."""
         self.watch = ProjectWatch(project) if project is not None else None
+        for claims, initiator in self._claimants.items():  # a run or an import still going: its answers stay its own
+            if self.watch is not None:
+                self.watch.follow(claims, held=initiator is None)
         if self.watch is None:
             self.timer.stop()
         else:

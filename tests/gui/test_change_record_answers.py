@@ -235,3 +235,39 @@ def test_another_programs_classify_during_the_docks_run_is_announced_as_another_
 def _features_answered(project: Path) -> list[str]:
     with open_project(project, readonly=True) as db:
         return [str(r[0]) for r in db.conn.execute("SELECT feature_id FROM classifications ORDER BY id")]
+
+
+def test_a_running_acts_claims_hold_when_its_project_is_opened_again(qtbot, demo_project) -> None:
+    """The project is opened again (a new watch) while the dock's Run stores answers: the new watch follows the
+    run's claims, so its next answer is still the run's, not another program's."""
+    from core.records.classifications import ValueRecord
+    from core.store.claims import AnswerClaims
+    from core.store.classifications import save_classification
+    from gui.common.changes import ProjectChanges
+    from gui.common.operations import OperationRunner
+    from tests.core.test_export_fuzz import classification
+
+    runner, changes = OperationRunner(), ProjectChanges()
+    first = open_project(demo_project, backup=False)
+    changes.set_project(first)
+    seen: list = []
+    changes.changed.connect(lambda change, who: seen.append((change, who)))
+    claims, go_on = AnswerClaims(), threading.Event()
+
+    def job(_progress) -> None:  # the run's next answer, stored and claimed in one transaction
+        assert go_on.wait(10)
+        with open_project(demo_project, backup=False) as own, own.transaction():
+            answer = save_classification(own, classification("81A", [ValueRecord("81A", "1", "SOV")]), {})
+            assert answer.id is not None
+            claims.claim(demo_project, answer.id)
+
+    operation = changes.claiming(Operation(runner, job), claims, "run").run_in_background()
+    second = open_project(demo_project, backup=False)
+    changes.set_project(second)  # opened again while the run goes on
+    go_on.set()
+    qtbot.waitUntil(lambda: not operation.running, timeout=10_000)
+    assert changes.look() is None
+    assert [(c.act, "81A" in c.features, who) for c, who in seen] == [(Act.CLASSIFY, True, "run")]
+    assert runner.shutdown(10_000)
+    first.close()
+    second.close()
