@@ -8,6 +8,7 @@ reviewer sees what the model said and nothing wrong lands in an export.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 from core.catalog.model import Feature
 from core.llm.ask import AskOutcome, ask
@@ -28,13 +29,18 @@ from core.timestamps import now_iso
 def classify(project: ProjectDatabase, feature: Feature, *, config: str = "rag",
              llm_settings: LlmSettings | None = None, retrieval_settings: RetrievalSettings | None = None,
              progress: Progress | None = None, evidence: list[Evidence] | None = None,
-             client: LlmClient | None = None, language: str | None = None) -> Classification:
+             client: LlmClient | None = None, language: str | None = None,
+             stored: Callable[[Classification], object] | None = None) -> Classification:
     """Classify one feature of the project's grammar and store the result.
 
     ``feature`` is the catalog's Feature (:func:`core.llm.features.feature_of` finds it by id).  ``evidence`` overrides
     retrieval (e.g. paragraphs the user picked); ``client`` lets callers share one client (and
     its concurrency bound) across many calls.  Raises :class:`~core.llm.errors.LlmError` when no
     answer could be obtained; nothing is stored then.
+
+    ``stored`` runs inside the transaction that stores the answer (its ``id`` set): what a caller ties
+    to it (a profile job's tick, the window's claim on it, :mod:`core.store.claims`) commits with it,
+    so no other connection ever sees the answer without it.
     """
     from core.errors import GrammarLensError
     from core.llm.evidence import retrieve_evidence
@@ -63,7 +69,10 @@ def classify(project: ProjectDatabase, feature: Feature, *, config: str = "rag",
     outcome = ask(client, feature, config, language, items, cache=ProjectCache(project))
     progress.step(2, 3, "storing")
     result = classification_of(feature, config, language, settings, items, outcome, retrieved_settings, run_id)
-    save_classification(project, result, settings.to_public_dict())
+    with project.transaction():
+        save_classification(project, result, settings.to_public_dict())
+        if stored is not None:
+            stored(result)
     progress.step(3, 3, "done")
     return result
 

@@ -31,11 +31,13 @@ from core.llm.prompts import build_prompt
 from core.llm.settings import LlmSettings
 from core.llm.tokens import estimate_tokens
 from core.progress import Progress, null_progress
+from core.records.classifications import Classification
 from core.records.vocabulary import ErrorKind, JobState
 from core.retrieval import retrieve, store_retrieval_run
 from core.retrieval.book_embeddings import embed_book, needs_book_embeddings
 from core.retrieval.settings import RetrievalSettings
 from core.store import open_project, profile_jobs
+from core.store.claims import AnswerClaims
 from core.store.classifications import latest_classification_after, max_classification_id
 from core.store.database import ProjectDatabase
 from core.store.profile_jobs import Job, JobItem  # noqa: F401 - re-exported: core.profile.batch.Job
@@ -207,6 +209,7 @@ class _JobRun:
     progress: Progress
     result: BatchResult
     client: LlmClient | None = None  # an "llm" run's (openai is imported only by a run that asks a model)
+    claims: AnswerClaims | None = None  # the window's: each answer stored is claimed as the window's run's
     stop: threading.Event = field(default_factory=threading.Event)
     fatal: list[BaseException] = field(default_factory=list)
 
@@ -227,13 +230,33 @@ class _JobRun:
             if settings.mode == "llm":
                 from core.llm.classification import classify  # openai, as LlmClient in run_job
 
-                c = classify(conn, feature_of(feature_id), config=settings.config, client=self.client,
-                             retrieval_settings=settings.retrieval)
-                profile_jobs.set_item(conn, self.job_id, feature_id, JobState.DONE, classification_id=c.id)
+                claimed: list[int] = []
+                try:
+                    c = classify(conn, feature_of(feature_id), config=settings.config, client=self.client,
+                                 retrieval_settings=settings.retrieval,
+                                 stored=lambda c: self._tick(conn, feature_id, c, claimed))
+                except BaseException:
+                    if self.claims is not None and claimed:  # rolled back: the id goes to the next row, maybe another's
+                        self.claims.unclaim(self.project_path, claimed)
+                    raise
                 return feature_id, c.id, c.retrieval_run_id
             run_id = _retrieve_only(conn, feature_id, settings)
             profile_jobs.set_item(conn, self.job_id, feature_id, JobState.DONE, retrieval_run_id=run_id)
             return feature_id, None, run_id
+
+    def _tick(self, conn: ProjectDatabase, feature_id: str, c: Classification, claimed: list[int]) -> None:
+        """Inside the answer's own transaction: its job item is ticked, and the caller's claim on it taken.
+
+        Why there and not after: in a second transaction the answer was committed alone for a moment,
+        so a crash left it unticked, and the window's watch could find it then without its claim,
+        as another program's.  The claim (:mod:`core.store.claims`) is what tells the window's run's
+        answers from another program's answers stored meanwhile, which used to be credited to the run.
+        """
+        assert c.id is not None  # set by save_classification
+        profile_jobs.set_item(conn, self.job_id, feature_id, JobState.DONE, classification_id=c.id)
+        if self.claims is not None:
+            self.claims.claim(self.project_path, c.id)
+            claimed.append(c.id)
 
     def collect(self, project: ProjectDatabase, futures: dict[Future, str], done: int, total: int) -> None:
         """Record each feature as it finishes (a failure per feature); raise the first fatal error at the end."""
@@ -262,20 +285,21 @@ class _JobRun:
 
 
 def run_job(project_path: str | Path, job_id: int, settings: BatchSettings,
-            progress: Progress | None = None) -> BatchResult:
+            progress: Progress | None = None, claims: AnswerClaims | None = None) -> BatchResult:
     """Run the job's unfinished features, ``settings.concurrency`` at a time.
 
     Finished items are skipped.  Cancelling (``progress.cancel()``) lets requests already sent
     finish and be stored, starts no new ones, marks the job cancelled and raises
     :class:`Cancelled`; a later run resumes it.  A fatal error (bad key, unknown model, server
-    unreachable) stops the job the same way and is raised.
+    unreachable) stops the job the same way and is raised.  ``claims``: each answer stored is
+    claimed there, in its own transaction (the window's watch tells them from another program's).
     """
     progress = progress or null_progress()
     with open_project(project_path) as project:
         reconcile(project, job_id)
         job = load_job(project, job_id)
         profile_jobs.set_job_state(project, job_id, JobState.RUNNING)
-    run = _JobRun(project_path, job_id, settings, progress, BatchResult(job_id, skipped=job.done))
+    run = _JobRun(project_path, job_id, settings, progress, BatchResult(job_id, skipped=job.done), claims=claims)
     todo = job.pending
     total, done = len(job.items), len(job.done)
     if settings.mode == "llm" and todo:

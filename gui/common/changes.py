@@ -12,7 +12,10 @@ once a second (``PRAGMA data_version``, no read of the file when nothing changed
 An act the window runs in the background writes through a connection of its own, which the watch
 cannot tell from another process's; so such an act is run through :meth:`ProjectChanges.writing`:
 the watch waits while it runs, and once its record is announced leaves out what it wrote.  Without
-that, a commit that fell just before a look was announced twice, once as an outside change.
+that, a commit that fell just before a look was announced twice, once as an outside change.  An act
+that stores model answers for minutes (the profile dock's Run, a batch file's import) is run through
+:meth:`ProjectChanges.claiming` instead: it claims each answer by id as it stores it, and the watch
+tells exactly those from another program's answers stored meanwhile, which reach the screens at once.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from core.changes import ProjectChange
 from core.errors import Cancelled, GrammarLensError
+from core.store.claims import AnswerClaims
 from core.store.database import ProjectDatabase
 from core.store.watch import EVERYTHING, ProjectWatch, Written
 from gui.common.operations import Operation
@@ -47,13 +51,16 @@ class ProjectChanges(QObject):
         super().__init__(parent)
         self.watch: ProjectWatch | None = None
         self._writing: list[frozenset[Written]] = []  # what the window's running background acts write
-        self._answering: object | None = None  # who stores model answers now, as they come (a running batch)
+        self._claimants: dict[AnswerClaims, object] = {}  # a running act's claims -> who its answers are announced as
         self.timer = QTimer(self, interval=WATCH_MS)
         self.timer.timeout.connect(self.look)
 
     def set_project(self, project: ProjectDatabase | None) -> None:
         """Follow ``project`` (None: none open) for changes made by other processes."""
         self.watch = ProjectWatch(project) if project is not None else None
+        for claims, initiator in self._claimants.items():  # a run or an import still going: its answers stay its own
+            if self.watch is not None:
+                self.watch.follow(claims, held=initiator is None)
         if self.watch is None:
             self.timer.stop()
         else:
@@ -88,14 +95,29 @@ class ProjectChanges(QObject):
         operation.finished(lambda: self._writing.remove(writes))
         return operation
 
-    def answering(self, initiator: object | None) -> None:
-        """Model answers stored from now on are ``initiator``'s (None: nobody's any more).
+    def claiming(self, operation: Operation[T], claims: AnswerClaims, initiator: object | None = None) -> Operation[T]:
+        """``operation`` stores model answers from a worker, claiming each in ``claims``: they are the window's.
 
-        A batch the window runs (the profile dock's Run) stores answers for minutes, each as it comes:
-        the watch keeps announcing them at once, so the marks and the counts follow, but as the batch's
-        (``initiator``), not as another program's.  Decisions found meanwhile stay another program's.
+        With an ``initiator`` (the profile dock's Run) each look announces the answers claimed since as
+        ``initiator``'s, so the marks and the counts follow the run as it goes; without one (a batch
+        file's import) they wait for the record its ``success`` announces.  Any other answer found
+        meanwhile (another program's ``classify`` or ``batch import``) is another program's, at once.
+        Once the operation is over a last look hands out its last answers and the claims are let go
+        (a cancelled import's answers, announced by nobody, are then found as an outside change).
+        Call it on the UI thread before the operation can finish and before a look can see its answers.
         """
-        self._answering = initiator
+        if self.watch is not None:
+            self.watch.follow(claims, held=initiator is None)
+        self._claimants[claims] = initiator
+
+        def over() -> None:
+            self.look()
+            if self.watch is not None:
+                self.watch.unfollow(claims)
+            self._claimants.pop(claims, None)
+
+        operation.finished(over)
+        return operation
 
     @property
     def busy_writing(self) -> bool:
@@ -111,7 +133,7 @@ class ProjectChanges(QObject):
     def look(self) -> ProjectChange | None:
         """Another process's writes since the last look, announced with no initiator (None: nothing new).
 
-        Model answers alone, while the window runs a batch (:meth:`answering`), are announced as the batch's;
+        The answers a running act of the window claimed (:meth:`claiming`) are announced as its own;
         what an act of the window writes from a worker is left for later while it runs (:meth:`writing`).
         """
         skip = frozenset().union(*self._writing)
@@ -123,7 +145,8 @@ class ProjectChanges(QObject):
             log.info("not looking for outside changes: %s", exc)
             self.timer.stop()
             return None
+        for claims, own in self.watch.claimed():
+            self.changed.emit(own, self._claimants.get(claims))
         if change is not None and not change.empty:
-            answers_only = not (change.decisions or change.language or change.documents or change.whole_project)
-            self.changed.emit(change, self._answering if answers_only else None)
+            self.changed.emit(change, None)
         return change

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 from core.changes import ProjectChange
 from core.errors import error_text
 from core.progress import Progress
-from core.store.watch import Written
+from core.store.claims import AnswerClaims
 from gui.common import file_dialogs
 from gui.common.changes import ProjectChanges
 from gui.common.error_dialog import error_box
@@ -91,11 +91,11 @@ class BatchFiles(QObject):
         path = self.dock.project_path
         if path is None or self.dock.running:
             return None
-        changes = self.changes
-        operation = self._run(lambda progress: backend.import_batch_file(path, Path(results_path), progress),
+        changes, claims = self.changes, AnswerClaims()  # its answers, by id (another program's import stays theirs)
+        operation = self._run(lambda progress: backend.import_batch_file(path, Path(results_path), progress, claims),
                               summarise_import, "imported", "Importing the results")
         if changes is not None:  # an act: its record (the features answered) reaches every panel, once
-            changes.writing(operation, frozenset({Written.BATCH_ANSWERS})).success(
+            changes.claiming(operation, claims).success(
                 lambda report: _announce(changes, report.change_for(path), self.dock))
         return operation
 

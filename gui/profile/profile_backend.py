@@ -13,6 +13,7 @@ from typing import Any
 from core.output_paths import refuse_project
 from core.progress import Progress
 from core.store import open_project
+from core.store.claims import AnswerClaims
 from gui.common.settings import AppSettings, get_api_key, llm_configured
 from gui.profile.profile_summary import NOT_CODED
 
@@ -63,15 +64,16 @@ def preview(project_path: Path, feature_set: str, settings: AppSettings, mode: s
     return Preview(pending, guess, llm_configured(settings))
 
 
-def run_batch(project_path: Path, feature_set: str, settings: AppSettings, mode: str, progress: Progress) -> Any:
-    """Create or resume the job for this set and run what is left of it."""
+def run_batch(project_path: Path, feature_set: str, settings: AppSettings, mode: str, progress: Progress,
+              claims: AnswerClaims | None = None) -> Any:
+    """Create or resume the job for this set and run what is left of it (its answers claimed in ``claims``)."""
     from core.profile import open_job, resolve_feature_set, run_job
 
     batch = batch_settings(settings, mode)
     with open_project(project_path) as project:
         ids = resolve_feature_set(project, feature_set)
         job = open_job(project, feature_set, ids, batch)
-    return run_job(project_path, job.id, batch, progress)
+    return run_job(project_path, job.id, batch, progress, claims)
 
 
 def load_references(folder: Path, project_path: Path, progress: Progress) -> dict:
@@ -192,7 +194,8 @@ def write_batch_file(project_path: Path, feature_set: str, out_path: Path, setti
                                "Choose a folder you can write to, with space left.") from exc
 
 
-def import_batch_file(project_path: Path, results_path: Path, progress: Progress) -> Any:
+def import_batch_file(project_path: Path, results_path: Path, progress: Progress,
+                      claims: AnswerClaims | None = None) -> Any:
     """Import a results file into the project; a file with nothing of this project in it is refused.
 
     The core counts every bad line and imports the good ones; when *no* line is a result of this
@@ -203,7 +206,7 @@ def import_batch_file(project_path: Path, results_path: Path, progress: Progress
 
     refuse_project(results_path, "The results file", "a batch results file (JSONL)")  # before its first line is read
     _refuse_requests_file(results_path)
-    report = import_batch_results([project_path], results_path, progress)
+    report = import_batch_results([project_path], results_path, progress, claims)
     refusal = refusal_of(report, Path(project_path))
     if refusal is not None:
         raise refusal

@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
 from core.coding.feature_sets import FOUR
 from core.errors import error_text
 from core.records.vocabulary import RESUMABLE_STATES, JobState
+from core.store.claims import AnswerClaims
 from gui.common.operations import Operation, OperationRunner, replace
 from gui.common.settings import AppSettings, llm_configured
 from gui.profile import profile_backend as backend
@@ -65,6 +66,7 @@ class ProfileView(QWidget):
     featureActivated = Signal(str)  # the feature id to open in the main window
     batchFinished = Signal(str)  # a JobState: done, incomplete, cancelled or failed (after the table is refreshed)
     batchProgress = Signal(int, int, str)  # done, total, message of the running batch
+    batchStarted = Signal(object, object)  # the batch's Operation, and the AnswerClaims its answers are claimed in
     refreshed = Signal()
     estimateShown = Signal()
     referencesLoaded = Signal()
@@ -289,10 +291,12 @@ class ProfileView(QWidget):
         self.last_error = self.last_result = None
         self._state, self.controls.note, self._estimate_key = JobState.DONE, "", None
         self.controls.busy()
+        claims = AnswerClaims()  # its answers, by id: the window tells them from another program's (batchStarted)
         self._batch = (Operation(self.runner, lambda progress: backend.run_batch(path, feature_set, settings, mode,
-                                                                                 progress))
+                                                                                 progress, claims))
                        .success(self._batch_done).failure(self._batch_failed).cancelled(self._batch_cancelled)
                        .progress(self._batch_progress).finished(self._batch_finished).run_in_background())
+        self.batchStarted.emit(self._batch, claims)
         return self._batch
 
     def cancel_batch(self) -> None:

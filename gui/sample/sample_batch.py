@@ -19,6 +19,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QInputDialog, QMenu, QToolBar, QToolButton
 
 from core.progress import Progress
+from core.store.claims import AnswerClaims
 from gui.common import file_dialogs
 from gui.common.operations import Operation
 from gui.common.settings import AppSettings
@@ -41,19 +42,20 @@ def write_sample_requests(folder: Path, feature_set: str, out_path: Path, settin
                                 feature_set=feature_set)
 
 
-def import_sample_results(folder: Path, results_path: Path, progress: Progress) -> Any:
-    """The job of *Import batch results…*: each answer into the project it was asked for."""
+def import_sample_results(folder: Path, results_path: Path, progress: Progress, claims: AnswerClaims | None = None
+                          ) -> Any:
+    """The job of *Import batch results…*: each answer into the project it was asked for (claimed in ``claims``)."""
     from core.profile.batch_files import import_batch_results
     from core.sample.members import find_projects
 
-    return import_batch_results(find_projects(folder), results_path, progress)
+    return import_batch_results(find_projects(folder), results_path, progress, claims)
 
 
 class SampleBatchFiles(QObject):
     """The Sample window's two batch-file actions, over the main window's settings (the model to ask)."""
 
     finished = Signal(str)  # "written" or "imported", once the window says what happened
-    importing = Signal(object)  # the Operation of an import, as it starts (the main window follows what it writes)
+    importing = Signal(object, object)  # an import's Operation and AnswerClaims, as it starts (the window follows it)
 
     def __init__(self, window: SampleWindow, settings: Callable[[], AppSettings]) -> None:
         super().__init__(window)
@@ -105,10 +107,11 @@ class SampleBatchFiles(QObject):
         folder = self.window.folder
         if folder is None:
             return None
-        operation = self._run(lambda progress: import_sample_results(folder, Path(results_path), progress),
+        claims = AnswerClaims()  # the answers it stores, by project and id: the window's, not another program's
+        operation = self._run(lambda progress: import_sample_results(folder, Path(results_path), progress, claims),
                               lambda report: summarise_import(report).line, "imported",
                               f"Importing {Path(results_path).name} into {folder.name}")
-        self.importing.emit(operation)
+        self.importing.emit(operation, claims)
         return operation
 
     def _run(self, job: Callable[[Progress], Any], words: Callable[[Any], str], kind: str, label: str) -> Operation:

@@ -48,12 +48,9 @@ def build_profile_dock(window: MainWindow) -> tuple[ProfileView, QDockWidget]:
 
     changes.changed.connect(project_changed)
 
-    def batch_over(_state: str) -> None:  # the last answers are the batch's too: look before letting go
-        changes.look()
-        changes.answering(None)
-
-    view.batchProgress.connect(lambda *_progress: changes.answering(view))  # its answers, as they land
-    view.batchFinished.connect(batch_over)
+    # its answers (claimed by id as each is stored) are announced as they land, as the dock's; another
+    # program's answers meanwhile stay another program's
+    view.batchStarted.connect(lambda operation, claims: changes.claiming(operation, claims, view))
     view.featureActivated.connect(window.select_feature)  # brings its best paragraph into view
     followed = [""]
 

@@ -20,6 +20,7 @@ from gui.sample.sample_batch import SampleBatchFiles
 
 if TYPE_CHECKING:
     from core.sample.coders import Disagreement
+    from core.store.claims import AnswerClaims
     from gui.common.operations import Operation
     from gui.sample.window import SampleWindow
     from gui.window.main_window import MainWindow
@@ -32,7 +33,7 @@ def open_sample(window: MainWindow, folder: str | Path | None = None) -> SampleW
         return None
     batch = sample.batch_files
     changes = window.projects.changes
-    batch.importing.connect(lambda operation: _follow_import(window, batch, operation))
+    batch.importing.connect(lambda operation, claims: _follow_import(window, batch, operation, claims))
 
     def project_changed(change: ProjectChange, initiator: object) -> None:
         """Values of the open project changed (an act, the CLI): read the sample again when the project is in it."""
@@ -47,9 +48,10 @@ def open_sample(window: MainWindow, folder: str | Path | None = None) -> SampleW
     return sample
 
 
-def _follow_import(window: MainWindow, batch: SampleBatchFiles, operation: Operation) -> None:
+def _follow_import(window: MainWindow, batch: SampleBatchFiles, operation: Operation, claims: AnswerClaims) -> None:
     """A batch import of the sample is an act on the open project too when it is one of the sample's: the
-    window's watch waits for it, and its record (the features answered there) reaches every panel once."""
+    window's watch holds the answers it claims there, and its record (the features answered there) reaches
+    every panel once; another program's answers meanwhile are shown at once."""
     changes = window.projects.changes
 
     def imported(report: Any) -> None:
@@ -58,7 +60,7 @@ def _follow_import(window: MainWindow, batch: SampleBatchFiles, operation: Opera
         if change is not None and not change.empty:
             changes.announce(change, batch)
 
-    changes.writing(operation, frozenset({Written.BATCH_ANSWERS})).success(imported)
+    changes.claiming(operation, claims).success(imported)
 
 
 def open_queue(window: MainWindow, b_path: str | Path | None = None) -> DisagreementQueue | None:

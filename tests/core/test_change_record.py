@@ -153,8 +153,9 @@ def test_another_programs_answer_to_the_same_feature_stays_theirs_when_the_recor
     assert watch.look() is None  # once
 
 
-def _batch_answer(db, feature_id: str, value: str):
-    """An answer stored as a batch file's import stores it: linked to its batch request, in one transaction."""
+def _batch_answer(db, feature_id: str, value: str, claims=None):
+    """An answer stored as a batch file's import stores it: linked to its batch request, in one transaction
+    (claimed in ``claims`` inside it, as the window's import claims its own)."""
     from core.records.classifications import ValueRecord
     from core.store.batch_requests import BatchRequest, mark_imported, put_requests
     from core.store.classifications import save_classification
@@ -167,36 +168,45 @@ def _batch_answer(db, feature_id: str, value: str):
         stored = save_classification(db, classification(feature_id, [ValueRecord(feature_id, value, value)]), {})
         assert stored.id is not None
         mark_imported(db, custom_id, stored.id)
+        if claims is not None:
+            claims.claim(db.path, stored.id)
     return stored
 
 
 def test_while_the_window_imports_a_batch_file_only_its_answers_wait(tmp_path: Path) -> None:
-    """Written.BATCH_ANSWERS: the import's answers (linked to batch requests) wait for its record, another
-    program's classify is found at once; the record takes the held ones; a cancelled import's show after it."""
+    """The import's answers (claimed by id as it stores them) wait for its record; another program's classify
+    *and* another program's batch import (answers linked to batch requests too) are found at once; the record
+    takes the held ones; a cancelled import's show after it."""
     from core.changes import answers_imported
     from core.records.classifications import ValueRecord
+    from core.store.claims import AnswerClaims
     from core.store.classifications import save_classification
-    from core.store.watch import Written
     from tests.core.test_export_fuzz import classification
 
     window, worker = _two_connections(tmp_path)
     cli = open_project(worker.path, backup=False)
     watch = ProjectWatch(window)
-    importing = frozenset({Written.BATCH_ANSWERS})
-    _batch_answer(worker, "81A", "1")  # the import's first chunk
+    importing = AnswerClaims()
+    watch.follow(importing, held=True)
+    _batch_answer(worker, "81A", "1", importing)  # the import's first chunk
     with cli.transaction():  # meanwhile the CLI's classify
         save_classification(cli, classification("GB107", [ValueRecord("GB107", "1", "present")]), {})
-    found = watch.look(importing)
-    assert found is not None and found.features == {"GB107"} and found.act == Act.OUTSIDE
-    _batch_answer(worker, "GB020", "1")  # the import's last chunk, committed after that look
-    assert watch.look(importing) is None
+    _batch_answer(cli, "49A", "2")  # and the CLI's own batch import
+    found = watch.look()
+    assert found is not None and found.features == {"GB107", "49A"} and found.act == Act.OUTSIDE
+    _batch_answer(worker, "GB020", "1", importing)  # the import's last chunk, committed after that look
+    assert watch.look() is None
     watch.own(answers_imported({"81A", "GB020"}))  # its record: both are the window's own
+    watch.unfollow(importing)
     assert watch.look() is None and watch.look() is None
 
-    _batch_answer(worker, "49A", "2")  # a second import, cancelled after its first chunk
-    assert watch.look(importing) is None
+    second = AnswerClaims()
+    watch.follow(second, held=True)
+    _batch_answer(worker, "GB021", "1", second)  # a second import, cancelled after its first chunk
+    assert watch.look() is None
+    watch.unfollow(second)
     cancelled = watch.look()  # over without a record: what it stored is shown now, once
-    assert cancelled is not None and cancelled.features == {"49A"} and watch.look() is None
+    assert cancelled is not None and cancelled.features == {"GB021"} and watch.look() is None
 
 
 def test_a_look_leaves_what_the_window_is_writing_for_later_and_finds_the_rest(tmp_path: Path) -> None:

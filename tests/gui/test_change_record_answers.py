@@ -184,3 +184,90 @@ def test_a_batch_run_in_the_profile_dock_announces_its_answers_as_its_own(
     assert set().union(*(c.features for c, _who in seen)) >= {"81A", "GB107", "49A"}
     assert "another program" not in window.statusBar().currentMessage()
     assert window.state.classification is not None and "SOV" in window.value_panel.value_label.text()  # 81A
+
+
+@pytest.mark.slow
+def test_another_programs_classify_during_the_docks_run_is_announced_as_another_programs(
+        qtbot, main_window, demo_project, llm_server) -> None:
+    """The dock's Run of 81A and GB107: one answer stored, the other's request held at the server; meanwhile a
+    real ``main.py classify`` answers that same feature.  Its answer is another program's (the status bar says
+    so), the run's two are the dock's, even the one to the same feature stored after it."""
+    llm_server.add_rule("dominant order of subject, object and verb", "SOV")
+    llm_server.add_rule("Standard negation is the negation", "1")
+    window, go_on = main_window, threading.Event()
+    window.apply_settings(AppSettings.local_server(llm_server.url, model="gpt-4o", reranker=None,
+                                                   reviewer="Test Reviewer", timeout_s=120.0))
+    _open(qtbot, window, demo_project)
+    view = window.show_profile_view()
+    with qtbot.waitSignal(view.estimateShown, timeout=WAIT_MS):
+        view.set_feature_set("81A,GB107")
+    seen = records(window)
+    llm_server.enqueue({}, {"wait": go_on})  # one request is answered, the other waits for go_on
+    operation = view.start_batch()
+    assert operation is not None
+    try:
+        qtbot.waitUntil(lambda: len(llm_server.chat_requests) >= 2 and bool(_features_answered(demo_project)),
+                        timeout=WAIT_MS)
+        [first] = _features_answered(demo_project)
+        held = ({"81A", "GB107"} - {first}).pop()
+        _cli("classify", str(demo_project), "--feature", held, "--base-url", llm_server.url, "--no-reranker",
+             "--no-cache")
+        qtbot.waitUntil(lambda: any(who is None for _c, who in seen), timeout=5000)  # one look a second
+        assert operation.running
+        assert window.statusBar().currentMessage().startswith(f"Model answers for {held} stored by another program")
+        window.grab().save("/tmp/grammarlens-dock-run-beside-cli-classify.png")
+    finally:
+        go_on.set()
+    with qtbot.waitSignal(view.batchFinished, timeout=WAIT_MS) as finished:
+        pass
+    assert finished.args == ["done"], view.last_error
+    qtbot.wait(1200)
+    outside = [c for c, who in seen if who is None]
+    assert len(outside) == 1 and held in outside[0].features and first not in outside[0].features
+    dock = [c for c, who in seen if who is view]
+    assert all(who in (None, view) for _c, who in seen)
+    assert set().union(*(c.features for c in dock)) >= {"81A", "GB107"}  # the run's answers, as they landed
+    with open_project(demo_project, readonly=True) as project:
+        theirs = project.conn.execute("SELECT MIN(id) FROM classifications WHERE feature_id = ?", (held,)).fetchone()[0]
+    assert not any(theirs in c.answers for c in dock)  # the CLI's answer to the same feature is not the dock's
+
+
+def _features_answered(project: Path) -> list[str]:
+    with open_project(project, readonly=True) as db:
+        return [str(r[0]) for r in db.conn.execute("SELECT feature_id FROM classifications ORDER BY id")]
+
+
+def test_a_running_acts_claims_hold_when_its_project_is_opened_again(qtbot, demo_project) -> None:
+    """The project is opened again (a new watch) while the dock's Run stores answers: the new watch follows the
+    run's claims, so its next answer is still the run's, not another program's."""
+    from core.records.classifications import ValueRecord
+    from core.store.claims import AnswerClaims
+    from core.store.classifications import save_classification
+    from gui.common.changes import ProjectChanges
+    from gui.common.operations import OperationRunner
+    from tests.core.test_export_fuzz import classification
+
+    runner, changes = OperationRunner(), ProjectChanges()
+    first = open_project(demo_project, backup=False)
+    changes.set_project(first)
+    seen: list = []
+    changes.changed.connect(lambda change, who: seen.append((change, who)))
+    claims, go_on = AnswerClaims(), threading.Event()
+
+    def job(_progress) -> None:  # the run's next answer, stored and claimed in one transaction
+        assert go_on.wait(10)
+        with open_project(demo_project, backup=False) as own, own.transaction():
+            answer = save_classification(own, classification("81A", [ValueRecord("81A", "1", "SOV")]), {})
+            assert answer.id is not None
+            claims.claim(demo_project, answer.id)
+
+    operation = changes.claiming(Operation(runner, job), claims, "run").run_in_background()
+    second = open_project(demo_project, backup=False)
+    changes.set_project(second)  # opened again while the run goes on
+    go_on.set()
+    qtbot.waitUntil(lambda: not operation.running, timeout=10_000)
+    assert changes.look() is None
+    assert [(c.act, "81A" in c.features, who) for c, who in seen] == [(Act.CLASSIFY, True, "run")]
+    assert runner.shutdown(10_000)
+    first.close()
+    second.close()

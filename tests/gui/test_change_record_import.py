@@ -47,13 +47,16 @@ def held_between_chunks(monkeypatch) -> tuple[threading.Event, threading.Event]:
     return reached, go_on
 
 
-def _classify_in_the_cli(project: Path, url: str, feature: str) -> None:
+def _cli(*args: str) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "GRAMMARLENS_API_KEY")}
     env.update({"PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring", "HF_HUB_OFFLINE": "1"})
-    done = subprocess.run([sys.executable, "main.py", "classify", str(project), "--feature", feature, "--base-url", url,
-                           "--no-reranker", "--no-cache"], cwd=REPO, capture_output=True, text=True, env=env,
+    done = subprocess.run([sys.executable, "main.py", *args], cwd=REPO, capture_output=True, text=True, env=env,
                           timeout=300)
     assert done.returncode == 0, done.stderr
+
+
+def _classify_in_the_cli(project: Path, url: str, feature: str) -> None:
+    _cli("classify", str(project), "--feature", feature, "--base-url", url, "--no-reranker", "--no-cache")
 
 
 def test_another_programs_answer_is_announced_between_the_chunks_of_the_windows_import(
@@ -82,6 +85,41 @@ def test_another_programs_answer_is_announced_between_the_chunks_of_the_windows_
     assert [(c.act, who is view) for c, who in seen] == [(Act.OUTSIDE, False), (Act.BATCH_IMPORT, True)]
     assert {"81A", "GB107"} <= seen[1][0].features
     assert window.state.classification is not None and "SOV" in window.value_panel.value_label.text()  # 81A
+
+
+def test_another_programs_batch_import_between_the_chunks_of_the_windows_is_announced_as_theirs(
+        qtbot, main_window, demo_project, llm_server, llm_settings, tmp_path, held_between_chunks) -> None:
+    """Two batch imports at once: the window's (81A, GB107) and a real ``main.py profile --batch-in`` of another
+    results file (49A).  The CLI's answer is linked to a batch request too, but not claimed by the window's
+    import: it is on screen as another program's between the window's chunks, and never in the window's record."""
+    reached, go_on = held_between_chunks
+    window = main_window
+    view, results = _results_with_a_gap(qtbot, window, demo_project, "49A", llm_server, llm_settings, tmp_path)
+    view.set_feature_set("49A")
+    their_requests, theirs = tmp_path / "their-requests.jsonl", tmp_path / "their-results.jsonl"
+    with qtbot.waitSignal(view.batchFileFinished, timeout=WAIT_MS):
+        view.batch_files.export_batch_file(their_requests)
+    server_results(llm_server, their_requests, theirs)
+    seen = records(window)
+
+    operation = view.batch_files.import_batch_results(results)
+    assert operation is not None
+    assert reached.wait(WAIT_MS / 1000)  # the window's first answer is committed; its import waits between chunks
+    _cli("profile", str(demo_project), "--batch-in", str(theirs))  # another program imports its own results
+    try:
+        qtbot.waitUntil(lambda: any(who is None for _c, who in seen), timeout=5000)  # one look a second
+        assert operation.running  # announced while the window's import still runs
+        qtbot.wait(1200)
+        outside = [c for c, who in seen if who is None]
+        assert len(outside) == 1 and outside[0].act == Act.OUTSIDE and "49A" in outside[0].features
+        assert not outside[0].features & {"81A", "GB107"}  # the window's own answer waits for its record
+        assert window.statusBar().currentMessage().startswith("Model answers for 49A stored by another program")
+    finally:
+        go_on.set()
+    qtbot.waitUntil(lambda: not operation.running, timeout=WAIT_MS)
+    qtbot.wait(2200)  # two looks: nothing of either import is found again
+    assert [(c.act, who is view) for c, who in seen] == [(Act.OUTSIDE, False), (Act.BATCH_IMPORT, True)]
+    assert {"81A", "GB107"} <= seen[1][0].features and "49A" not in seen[1][0].features
 
 
 def test_a_cancelled_import_shows_what_it_stored_once_it_is_over(

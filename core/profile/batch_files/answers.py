@@ -29,6 +29,7 @@ from core.records.vocabulary import JobState
 from core.store import open_project
 from core.store.backups import make_backup
 from core.store.batch_requests import BatchRequest, mark_imported
+from core.store.claims import AnswerClaims
 from core.store.classifications import save_classification
 from core.store.database import ProjectDatabase
 from core.store.profile_jobs import set_item, set_job_state
@@ -49,6 +50,7 @@ class ProjectSession:
     warnings: list[str] = field(default_factory=list)  # the report's list: a backup that failed is told there
     jobs: set[int] = field(default_factory=set)
     backed_up: bool = False
+    claims: AnswerClaims | None = None  # the window's import: each answer is claimed as it is stored
     _settings: dict[str, LlmSettings] = field(default_factory=dict)
 
     def back_up(self) -> None:
@@ -115,6 +117,8 @@ def store_answer(number: int, body: dict, usage_read: bool, request: BatchReques
         set_item(s.project, request.job_id, request.feature_id, JobState.DONE, classification_id=record.id)
         s.jobs.add(request.job_id)
     mark_imported(s.project, request.custom_id, record.id)
+    if s.claims is not None:  # in the line's transaction, before any commit (see core.store.claims)
+        s.claims.claim(s.path, record.id)
     if record.status == "no_value":
         return LineProblem(number, "unparsable", f"{request.feature_id}: the answer names no value of the set "
                                                  f"({one_line(record.problem)}); stored without a value, as online",

@@ -32,6 +32,7 @@ from core.profile.batch_files.reports import BatchImportReport, LineProblem, Pro
 from core.progress import Progress, null_progress
 from core.store import open_project
 from core.store.batch_requests import BatchRequest, get_request
+from core.store.claims import AnswerClaims
 from core.store.database import ProjectRestoredError
 
 CHUNK_LINES = 200  # an import commits its projects at least every this many lines...
@@ -41,7 +42,7 @@ MAX_LINE_BYTES = 16 * 2 ** 20  # a longer result line is skipped unread (an answ
 
 
 def import_batch_results(project_paths: Iterable[str | os.PathLike], results_path: str | os.PathLike,
-                         progress: Progress | None = None) -> BatchImportReport:
+                         progress: Progress | None = None, claims: AnswerClaims | None = None) -> BatchImportReport:
     """Store the answers of a results file (OpenAI Batch API or vLLM ``run_batch``) in their projects.
 
     Each line is matched by ``custom_id`` and prompt hash, read and stored exactly as an online
@@ -55,6 +56,10 @@ def import_batch_results(project_paths: Iterable[str | os.PathLike], results_pat
     during a long import.  A killed or cancelled import keeps the lines committed before it; importing
     the file again stores the rest, and never an answer twice.  Each project receiving answers is
     backed up once, before the first is stored (a failed backup is one of ``report.warnings``).
+
+    ``claims`` (the window's import): each answer stored is claimed there before its chunk commits, so
+    the window's watch tells this import's answers from another program's stored meanwhile.  A chunk
+    that rolls back stops the import; the window then drops the claims (:mod:`core.store.claims`).
     """
     progress = progress or null_progress()
     started = time.perf_counter()
@@ -70,7 +75,7 @@ def import_batch_results(project_paths: Iterable[str | os.PathLike], results_pat
                                "Check the file's permissions.") from exc
     size = max(1, source.stat().st_size)
     with fh, contextlib.ExitStack() as connections:
-        importer = _Importer(source, by_key, connections)
+        importer = _Importer(source, by_key, connections, claims)
         try:
             importer.run(result_lines(fh, MAX_LINE_BYTES), progress, size)
         except OSError as exc:  # the results file, not the project (SQLite raises its own errors)
@@ -133,8 +138,10 @@ class _Chunk:
 class _Importer:
     """One import: the projects by key, their open connections and the report."""
 
-    def __init__(self, source: Path, by_key: dict[str, Path], connections: contextlib.ExitStack) -> None:
+    def __init__(self, source: Path, by_key: dict[str, Path], connections: contextlib.ExitStack,
+                 claims: AnswerClaims | None = None) -> None:
         self.source = source
+        self.claims = claims
         self.by_key = by_key
         self.connections = connections  # each project's connection, open until the import ends
         self.report = BatchImportReport(source)
@@ -194,7 +201,7 @@ class _Importer:
             with project.transaction():
                 language = language_name(project)
             s = self.sessions[pkey] = ProjectSession(self.by_key[pkey], project, language, ProjectCache(project),
-                                                      self.report.warnings)
+                                                      self.report.warnings, claims=self.claims)
         chunk.enter(s)
         return s
 
