@@ -163,18 +163,24 @@ def test_a_sample_batch_import_into_the_open_project_is_one_record_of_the_sample
     sample.close()
 
 
+def _profile_dock(qtbot, window, project: Path, url: str, features: str, timeout_s: float):
+    """The window on ``project`` with the local server's settings, its profile dock showing ``features``."""
+    window.apply_settings(AppSettings.local_server(url, model="gpt-4o", reranker=None, reviewer="Test Reviewer",
+                                                   timeout_s=timeout_s))
+    _open(qtbot, window, project)
+    view = window.show_profile_view()
+    with qtbot.waitSignal(view.estimateShown, timeout=WAIT_MS):
+        view.set_feature_set(features)
+    return view
+
+
 @pytest.mark.slow
 def test_a_batch_run_in_the_profile_dock_announces_its_answers_as_its_own(
         qtbot, main_window, demo_project, llm_server) -> None:
     llm_server.add_rule("dominant order of subject, object and verb", "SOV")
     llm_server.enqueue(*[{"delay": 1.2}] * 3)  # the answers land over a few looks
     window = main_window
-    window.apply_settings(AppSettings.local_server(llm_server.url, model="gpt-4o", reranker=None,
-                                                   reviewer="Test Reviewer", timeout_s=10.0))
-    _open(qtbot, window, demo_project)
-    view = window.show_profile_view()
-    with qtbot.waitSignal(view.estimateShown, timeout=WAIT_MS):
-        view.set_feature_set("81A,GB107,49A")
+    view = _profile_dock(qtbot, window, demo_project, llm_server.url, "81A,GB107,49A", timeout_s=10.0)
     seen = records(window)
     with qtbot.waitSignal(view.batchFinished, timeout=WAIT_MS) as finished:
         assert view.start_batch() is not None
@@ -195,12 +201,7 @@ def test_another_programs_classify_during_the_docks_run_is_announced_as_another_
     llm_server.add_rule("dominant order of subject, object and verb", "SOV")
     llm_server.add_rule("Standard negation is the negation", "1")
     window, go_on = main_window, threading.Event()
-    window.apply_settings(AppSettings.local_server(llm_server.url, model="gpt-4o", reranker=None,
-                                                   reviewer="Test Reviewer", timeout_s=120.0))
-    _open(qtbot, window, demo_project)
-    view = window.show_profile_view()
-    with qtbot.waitSignal(view.estimateShown, timeout=WAIT_MS):
-        view.set_feature_set("81A,GB107")
+    view = _profile_dock(qtbot, window, demo_project, llm_server.url, "81A,GB107", timeout_s=120.0)
     seen = records(window)
     llm_server.enqueue({}, {"wait": go_on})  # one request is answered, the other waits for go_on
     operation = view.start_batch()
