@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -48,3 +49,15 @@ def run_main(*args: object, timeout: float = 120, env: dict[str, str] | None = N
     argv = [a if isinstance(a, (str, bytes)) else str(a) for a in args]
     return subprocess.run([sys.executable, str(REPO / "main.py"), *argv], cwd=REPO, capture_output=True, text=text,
                           timeout=timeout, env=env)
+
+
+def run_main_beside_the_window(*args: object, timeout: float = 300) -> None:
+    """``python main.py ARGS`` as another program beside a test's window; it must succeed.
+
+    Its environment names no OpenAI server or key and its keyring is the null one, so it can reach only
+    the server its arguments name (the tests' local one) and never a person's stored key.
+    """
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "GRAMMARLENS_API_KEY")}
+    env.update({"PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring", "HF_HUB_OFFLINE": "1"})
+    done = run_main(*args, timeout=timeout, env=env)
+    assert done.returncode == 0, done.stderr

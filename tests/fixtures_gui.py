@@ -120,3 +120,15 @@ def make_profile_view(qtbot):
 
     yield make
     assert all(runner.shutdown(10_000) for runner in runners)
+
+
+def open_on_local_server(qtbot, window, project: Path, url: str, *, feature: str = "81A", timeout_s: float = 10.0,
+                         wait_ms: int = 30_000) -> None:
+    """The window asking the tests' local OpenAI-compatible server (no reranker), ``project`` open at ``feature``
+    once its evidence is shown."""
+    from gui.common.settings import AppSettings
+
+    window.apply_settings(AppSettings.local_server(url, model="gpt-4o", reranker=None, reviewer="Test Reviewer",
+                                                   timeout_s=timeout_s))
+    with qtbot.waitSignal(window.retrievalFinished, timeout=wait_ms):
+        assert window.open_project(project, feature=feature)

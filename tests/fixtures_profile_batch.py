@@ -47,6 +47,26 @@ def server_results(server, requests: Path, results: Path) -> None:
     results.write_text("".join(json.dumps(x) + "\n" for x in out), encoding="utf-8")
 
 
+def window_dock_with_answered_requests(qtbot, window, project: Path, feature: str, llm_server, llm_settings,
+                                       requests: Path, results: Path):
+    """The window on ``project`` at ``feature`` (no reranker), its Profile dock on :data:`FEATURES`, the
+    dock's requests file written to ``requests`` and the server's answers to it (81A SOV, GB107 1) to
+    ``results``; returns the dock."""
+    from gui.common.settings import AppSettings
+
+    window.apply_settings(AppSettings(llm=llm_settings, retrieval=AppSettings().retrieval.with_(reranker=None)))
+    with qtbot.waitSignal(window.retrievalFinished, timeout=WAIT_MS):
+        assert window.open_project(project, feature=feature)
+    view = window.show_profile_view()
+    view.set_feature_set(FEATURES)
+    with qtbot.waitSignal(view.batchFileFinished, timeout=WAIT_MS):
+        view.batch_files.export_batch_file(requests)
+    llm_server.add_rule("dominant order of subject, object and verb", "SOV")
+    llm_server.add_rule("Standard negation is the negation", "1")
+    server_results(llm_server, requests, results)
+    return view
+
+
 def count(path: Path, table: str) -> int:
     with open_project(path, readonly=True) as project:
         return project.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]

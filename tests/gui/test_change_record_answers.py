@@ -9,9 +9,6 @@ its record (:meth:`gui.common.changes.ProjectChanges.writing`).
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
@@ -24,20 +21,13 @@ from core.store import open_project, repository
 from core.store.watch import Written
 from gui.common.operations import Operation
 from gui.common.settings import AppSettings
+from tests.cli_runs import run_main_beside_the_window
 from tests.fixtures_changes import records
-from tests.fixtures_profile_batch import server_results
+from tests.fixtures_gui import open_on_local_server
+from tests.fixtures_profile_batch import server_results, window_dock_with_answered_requests
 
-REPO = Path(__file__).resolve().parents[2]
 WAIT_MS = 30_000
 
-
-
-def _cli(*args: str) -> None:
-    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "GRAMMARLENS_API_KEY")}
-    env.update({"PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring", "HF_HUB_OFFLINE": "1"})
-    done = subprocess.run([sys.executable, "main.py", *args], cwd=REPO, capture_output=True, text=True, env=env,
-                          timeout=300)
-    assert done.returncode == 0, done.stderr
 
 
 def _open(qtbot, window, project: Path, feature: str = "81A") -> None:
@@ -54,8 +44,8 @@ def test_classify_in_the_cli_beside_the_window_shows_its_answer_on_screen(
     assert window.state.classification is None and window.value_panel.value_label.text() in ("—", "")
     seen = records(window)
 
-    _cli("classify", str(demo_project), "--feature", "81A", "--base-url", llm_server.url, "--no-reranker",
-         "--no-cache")
+    run_main_beside_the_window("classify", demo_project, "--feature", "81A", "--base-url", llm_server.url,
+                               "--no-reranker", "--no-cache")
     qtbot.waitUntil(lambda: window.state.classification is not None, timeout=5000)  # one look a second
     qtbot.wait(1200)  # a later look finds nothing more
     assert len(seen) == 1 and seen[0][1] is None and seen[0][0].act == Act.OUTSIDE
@@ -74,9 +64,7 @@ def test_the_windows_own_classification_is_one_record_never_an_outside_one(
         qtbot, main_window, demo_project, llm_server) -> None:
     llm_server.add_rule("dominant order of subject, object and verb", "SOV")
     window = main_window
-    window.apply_settings(AppSettings.local_server(llm_server.url, model="gpt-4o", reranker=None,
-                                                   reviewer="Test Reviewer", timeout_s=10.0))
-    _open(qtbot, window, demo_project)
+    open_on_local_server(qtbot, window, demo_project, llm_server.url, wait_ms=WAIT_MS)
     seen = records(window)
     with qtbot.waitSignal(window.classificationFinished, timeout=WAIT_MS):
         window.features.classify()
@@ -87,16 +75,9 @@ def test_the_windows_own_classification_is_one_record_never_an_outside_one(
 def test_a_batch_import_in_the_profile_dock_is_one_record_of_its_own(
         qtbot, main_window, demo_project, llm_server, llm_settings, tmp_path) -> None:
     window = main_window
-    window.apply_settings(AppSettings(llm=llm_settings, retrieval=AppSettings().retrieval.with_(reranker=None)))
-    _open(qtbot, window, demo_project)
-    view = window.show_profile_view()
-    view.set_feature_set("81A,GB107")
     requests, results = tmp_path / "requests.jsonl", tmp_path / "results.jsonl"
-    with qtbot.waitSignal(view.batchFileFinished, timeout=WAIT_MS):
-        view.batch_files.export_batch_file(requests)
-    llm_server.add_rule("dominant order of subject, object and verb", "SOV")
-    llm_server.add_rule("Standard negation is the negation", "1")
-    server_results(llm_server, requests, results)
+    view = window_dock_with_answered_requests(qtbot, window, demo_project, "81A", llm_server, llm_settings,
+                                              requests, results)
     seen = records(window)
     with qtbot.waitSignal(view.batchFileFinished, timeout=WAIT_MS):
         view.batch_files.import_batch_results(results)
@@ -165,9 +146,7 @@ def test_a_sample_batch_import_into_the_open_project_is_one_record_of_the_sample
 
 def _profile_dock(qtbot, window, project: Path, url: str, features: str, timeout_s: float):
     """The window on ``project`` with the local server's settings, its profile dock showing ``features``."""
-    window.apply_settings(AppSettings.local_server(url, model="gpt-4o", reranker=None, reviewer="Test Reviewer",
-                                                   timeout_s=timeout_s))
-    _open(qtbot, window, project)
+    open_on_local_server(qtbot, window, project, url, timeout_s=timeout_s, wait_ms=WAIT_MS)
     view = window.show_profile_view()
     with qtbot.waitSignal(view.estimateShown, timeout=WAIT_MS):
         view.set_feature_set(features)
@@ -211,8 +190,8 @@ def test_another_programs_classify_during_the_docks_run_is_announced_as_another_
                         timeout=WAIT_MS)
         [first] = _features_answered(demo_project)
         held = ({"81A", "GB107"} - {first}).pop()
-        _cli("classify", str(demo_project), "--feature", held, "--base-url", llm_server.url, "--no-reranker",
-             "--no-cache")
+        run_main_beside_the_window("classify", demo_project, "--feature", held, "--base-url", llm_server.url,
+                                   "--no-reranker", "--no-cache")
         qtbot.waitUntil(lambda: any(who is None for _c, who in seen), timeout=5000)  # one look a second
         assert operation.running
         assert window.statusBar().currentMessage().startswith(f"Model answers for {held} stored by another program")

@@ -17,9 +17,6 @@ of the book would hold them), so the order of the race is fixed, not left to tim
 from __future__ import annotations
 
 import dataclasses
-import os
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -27,21 +24,17 @@ from pathlib import Path
 from core.changes import Act
 from core.store import open_project
 from gui.common.operations import Operation
-from gui.common.settings import AppSettings
 from gui.features import review
+from tests.cli_runs import run_main_beside_the_window
 from tests.fixtures_changes import records
+from tests.fixtures_gui import open_on_local_server
 
-REPO = Path(__file__).resolve().parents[2]
 WAIT_MS = 30_000
 
 
 def _classify_in_the_cli(project: Path, url: str) -> None:
-    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "GRAMMARLENS_API_KEY")}
-    env.update({"PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring", "HF_HUB_OFFLINE": "1"})
-    done = subprocess.run([sys.executable, "main.py", "classify", str(project), "--feature", "81A", "--base-url", url,
-                           "--no-reranker", "--no-cache"], cwd=REPO, capture_output=True, text=True, env=env,
-                          timeout=300)
-    assert done.returncode == 0, done.stderr
+    run_main_beside_the_window("classify", project, "--feature", "81A", "--base-url", url, "--no-reranker",
+                               "--no-cache")
 
 
 def _stored(project: Path):
@@ -97,10 +90,7 @@ def test_the_windows_answer_arriving_after_a_newer_one_of_the_cli_never_hides_it
         qtbot, main_window, demo_project, llm_server) -> None:
     llm_server.add_rule("dominant order of subject, object and verb", "SOV")
     window = main_window
-    window.apply_settings(AppSettings.local_server(llm_server.url, model="gpt-4o", reranker=None,
-                                                   reviewer="Test Reviewer", timeout_s=10.0))
-    with qtbot.waitSignal(window.retrievalFinished, timeout=WAIT_MS):
-        assert window.open_project(demo_project, feature="81A")
+    open_on_local_server(qtbot, window, demo_project, llm_server.url, wait_ms=WAIT_MS)
     qtbot.waitUntil(lambda: not window.features.retrieving, timeout=WAIT_MS)
     seen = records(window)
     operation = window.features.classify()

@@ -9,9 +9,6 @@ chunks by a gate on its real chunk object (no lock is held there), so the order 
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
@@ -19,11 +16,10 @@ import pytest
 
 from core.changes import Act
 from core.profile.batch_files import importing
-from gui.common.settings import AppSettings
+from tests.cli_runs import run_main_beside_the_window
 from tests.fixtures_changes import records
-from tests.fixtures_profile_batch import server_results
+from tests.fixtures_profile_batch import server_results, window_dock_with_answered_requests
 
-REPO = Path(__file__).resolve().parents[2]
 WAIT_MS = 30_000
 JUNK_LINES = 2 * importing.CHUNK_LINES  # chunks of broken lines between the two answers
 
@@ -47,16 +43,9 @@ def held_between_chunks(monkeypatch) -> tuple[threading.Event, threading.Event]:
     return reached, go_on
 
 
-def _cli(*args: str) -> None:
-    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "GRAMMARLENS_API_KEY")}
-    env.update({"PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring", "HF_HUB_OFFLINE": "1"})
-    done = subprocess.run([sys.executable, "main.py", *args], cwd=REPO, capture_output=True, text=True, env=env,
-                          timeout=300)
-    assert done.returncode == 0, done.stderr
-
-
 def _classify_in_the_cli(project: Path, url: str, feature: str) -> None:
-    _cli("classify", str(project), "--feature", feature, "--base-url", url, "--no-reranker", "--no-cache")
+    run_main_beside_the_window("classify", project, "--feature", feature, "--base-url", url, "--no-reranker",
+                               "--no-cache")
 
 
 def test_another_programs_answer_is_announced_between_the_chunks_of_the_windows_import(
@@ -105,7 +94,8 @@ def test_another_programs_batch_import_between_the_chunks_of_the_windows_is_anno
     operation = view.batch_files.import_batch_results(results)
     assert operation is not None
     assert reached.wait(WAIT_MS / 1000)  # the window's first answer is committed; its import waits between chunks
-    _cli("profile", str(demo_project), "--batch-in", str(theirs))  # another program imports its own results
+    # another program imports its own results
+    run_main_beside_the_window("profile", demo_project, "--batch-in", theirs)
     try:
         qtbot.waitUntil(lambda: any(who is None for _c, who in seen), timeout=5000)  # one look a second
         assert operation.running  # announced while the window's import still runs
@@ -147,17 +137,9 @@ def test_a_cancelled_import_shows_what_it_stored_once_it_is_over(
 def _results_with_a_gap(qtbot, window, project, feature, llm_server, llm_settings, tmp_path):
     """The project open at ``feature``, its dock on 81A and GB107, and a results file of their two answers
     with enough junk lines between them that the import commits the first chunk and pauses before the second."""
-    window.apply_settings(AppSettings(llm=llm_settings, retrieval=AppSettings().retrieval.with_(reranker=None)))
-    with qtbot.waitSignal(window.retrievalFinished, timeout=WAIT_MS):
-        assert window.open_project(project, feature=feature)
-    view = window.show_profile_view()
-    view.set_feature_set("81A,GB107")
     requests, answers = tmp_path / "requests.jsonl", tmp_path / "answers.jsonl"
-    with qtbot.waitSignal(view.batchFileFinished, timeout=WAIT_MS):
-        view.batch_files.export_batch_file(requests)
-    llm_server.add_rule("dominant order of subject, object and verb", "SOV")
-    llm_server.add_rule("Standard negation is the negation", "1")
-    server_results(llm_server, requests, answers)
+    view = window_dock_with_answered_requests(qtbot, window, project, feature, llm_server, llm_settings,
+                                              requests, answers)
     first, second = answers.read_text(encoding="utf-8").splitlines()
     results = tmp_path / "results.jsonl"
     results.write_text(first + "\n" + "junk\n" * JUNK_LINES + second + "\n", encoding="utf-8")

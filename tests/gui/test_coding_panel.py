@@ -11,8 +11,8 @@ from core.store import open_project
 from core.store.repository import get_language, set_language
 from gui.coding.coding_controller import CodingView
 from gui.coding.coding_panel import CodingPanel
-from gui.common.settings import AppSettings
 from gui.project.language_dialog import LanguageDialog, ask_if_unsure
+from tests.fixtures_gui import open_on_local_server
 
 SLOW_MS = 20_000
 
@@ -99,10 +99,7 @@ def test_the_next_feature_shows_evidence_retrieved_ahead_without_a_retrieval(qtb
 def test_accepting_the_model_value_pins_the_cited_paragraphs(qtbot, main_window, demo_project, llm_server) -> None:
     llm_server.add_rule("SOV", "SOV")
     window = main_window
-    window.apply_settings(AppSettings.local_server(llm_server.url, model="gpt-4o", reranker=None,
-                                                   reviewer="Test Reviewer", timeout_s=10.0))
-    with qtbot.waitSignal(window.retrievalFinished, timeout=SLOW_MS):
-        assert window.open_project(demo_project, feature="81A")
+    open_on_local_server(qtbot, window, demo_project, llm_server.url, wait_ms=SLOW_MS)
     with qtbot.waitSignal(window.classificationFinished, timeout=SLOW_MS):
         window.features.classify()
     cited = set(window.state.cited)
